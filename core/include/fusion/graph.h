@@ -1,0 +1,72 @@
+// fusion/graph.h — the op graph of DESIGN.md section 1 and its validation.
+//
+// A FusionGraph is an immutable-once-built list of ops; an op's id is its index. Two ways in:
+//  - `add_op` (the C++ builder): inputs must name ops already added, so ids are a topological order.
+//    A bad input id throws BuildError (a programming mistake in the caller, like vector::at).
+//  - `FusionGraph::from_ops` (readers such as the JSON reader): ops in any order, unchecked; call
+//    `validate` before planning.
+// `validate` returns every problem of section 1, each naming its op and JSON path: unknown inputs,
+// cycles (with the ops on them), bad dimensions or dtype_bytes, inputs on source kinds, byte counts
+// above 2^53 - 1 (per op and in total), duplicate names. An empty list means the graph is plannable.
+// Shown by tests/core/graph.test.cpp.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fusion/error.h"
+#include "fusion/op_kind.h"
+#include "fusion/shape.h"
+
+namespace fusion {
+
+using OpId = std::int32_t;
+
+struct FusionOp {
+  OpKind kind = OpKind::input;
+  std::vector<OpId> inputs;  // producers, in order; a producer may repeat (x * x)
+  Shape shape;               // output shape; [] is a scalar
+  std::int64_t dtype_bytes = 4;
+  std::string name;          // optional; unique when given
+
+  bool is_source() const { return inputs.empty(); }
+};
+
+class BuildError : public std::invalid_argument {
+ public:
+  explicit BuildError(Error error);
+  const Error& error() const { return error_; }
+
+ private:
+  Error error_;
+};
+
+class FusionGraph {
+ public:
+  FusionGraph() = default;
+  static FusionGraph from_ops(std::vector<FusionOp> ops);
+
+  // Appends an op and returns its id. Throws BuildError when an input is not an existing op id.
+  OpId add_op(FusionOp op);
+  OpId add_op(OpKind kind, std::vector<OpId> inputs, Shape shape, std::int64_t dtype_bytes = 4,
+              std::string name = {});
+
+  std::size_t size() const { return ops_.size(); }
+  const FusionOp& op(OpId id) const { return ops_[static_cast<std::size_t>(id)]; }
+  const std::vector<FusionOp>& ops() const { return ops_; }
+
+ private:
+  std::vector<FusionOp> ops_;
+};
+
+// At most this many errors are collected by validate (the rest are counted in the last message).
+inline constexpr std::size_t kMaxReportedErrors = 100;
+
+std::vector<Error> validate(const FusionGraph& graph);
+
+// "op 3 ('y')" or "op 3", for messages.
+std::string describe_op(const FusionGraph& graph, OpId id);
+
+}  // namespace fusion

@@ -1,0 +1,38 @@
+// fusion/json_io.h — the JSON formats of DESIGN.md section 6, read and written with nlohmann/json.
+//
+// Reading never throws: every problem comes back as an Error with a code, a message saying what to
+// fix, the op index and a JSON pointer path; syntax errors carry line and column. A graph may list its
+// ops in any order and name inputs by index or by name; `dtype` or `dtype_bytes` gives the element
+// size. read_graph_json also runs validate(), so a graph it returns is ready to plan.
+// Writing is deterministic: the same plan gives the same bytes on every platform (native and WASM).
+// Shown by tests/core/json_io.test.cpp and tests/core/errors.test.cpp.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fusion/error.h"
+#include "fusion/graph.h"
+#include "fusion/plan.h"
+#include "fusion/verify.h"
+
+namespace fusion {
+
+Expected<FusionGraph> read_graph_json(std::string_view text);
+
+// {"broadcast": bool, "resident_sources": bool, "strategy": string}; empty text gives the defaults.
+Expected<PlannerOptions> read_options_json(std::string_view text);
+
+// A plan in the output format, for the verifier. Checks types and shape of the document, not meaning.
+Expected<FusionPlan> read_plan_json(std::string_view text);
+
+// Bytes per element of a dtype name ("f32" -> 4), or nullopt.
+std::optional<std::int64_t> dtype_size(std::string_view dtype);
+
+std::string write_plan_json(const FusionPlan& plan);
+std::string write_errors_json(const std::vector<Error>& errors);
+std::string write_violations_json(const std::vector<Violation>& violations);
+
+}  // namespace fusion

@@ -1,0 +1,69 @@
+// api.cpp — the never-throwing JSON facade shared by the CLI and the WASM module.
+#include "fusion/api.h"
+
+#include <new>
+
+#include "fusion/json_io.h"
+#include "fusion/planner.h"
+#include "fusion/verify.h"
+
+namespace fusion::api {
+namespace {
+
+std::string failure(ErrorCode code, std::string message) {
+  return write_errors_json({Error{code, std::move(message), {}, {}, {}, {}}});
+}
+
+// Runs body, turning any escaped exception into an error document.
+template <typename Body>
+std::string guarded(Body body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return failure(ErrorCode::out_of_memory, "the planner ran out of memory; try a smaller graph");
+  } catch (const std::exception& e) {
+    return failure(ErrorCode::internal_error, std::string("internal error (please report it): ") + e.what());
+  } catch (...) {
+    return failure(ErrorCode::internal_error, "internal error (please report it)");
+  }
+}
+
+}  // namespace
+
+std::string plan(std::string_view graph_json, std::string_view options_json) {
+  return guarded([&] {
+    const Expected<PlannerOptions> options = read_options_json(options_json);
+    if (!options) return write_errors_json(options.errors());
+    const Expected<FusionGraph> graph = read_graph_json(graph_json);
+    if (!graph) return write_errors_json(graph.errors());
+    const Expected<FusionPlan> result = FusionPlanner(*options).plan(*graph);
+    if (!result) return write_errors_json(result.errors());
+    return write_plan_json(*result);
+  });
+}
+
+std::string validate(std::string_view graph_json) {
+  return guarded([&] {
+    const Expected<FusionGraph> graph = read_graph_json(graph_json);
+    if (!graph) return write_errors_json(graph.errors());
+    std::size_t edges = 0;
+    for (const FusionOp& op : graph->ops()) edges += op.inputs.size();
+    return "{\"ok\":true,\"ops\":" + std::to_string(graph->size()) + ",\"edges\":" + std::to_string(edges) + "}";
+  });
+}
+
+std::string verify(std::string_view graph_json, std::string_view options_json, std::string_view plan_json) {
+  return guarded([&] {
+    const Expected<PlannerOptions> options = read_options_json(options_json);
+    if (!options) return write_errors_json(options.errors());
+    const Expected<FusionGraph> graph = read_graph_json(graph_json);
+    if (!graph) return write_errors_json(graph.errors());
+    const Expected<FusionPlan> plan = read_plan_json(plan_json);
+    if (!plan) return write_errors_json(plan.errors());
+    return write_violations_json(verify_plan(*graph, *options, *plan));
+  });
+}
+
+std::string version() { return "0.1.0"; }
+
+}  // namespace fusion::api

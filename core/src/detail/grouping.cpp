@@ -1,0 +1,232 @@
+// grouping.cpp — greedy merging with the lock-step cycle check described in grouping.h.
+#include "detail/grouping.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "detail/legality.h"
+
+namespace fusion::detail {
+namespace {
+
+// Union-find over ops plus, per group representative, the state the cycle check needs.
+class GroupGraph {
+ public:
+  GroupGraph(const FusionGraph& g, const Consumers& consumers, const std::vector<OpId>& order)
+      : g_(g), consumers_(consumers) {
+    const std::size_t n = g.size();
+    parent_.resize(n);
+    size_.assign(n, 1);
+    ord_.resize(n);
+    seen_forward_.assign(n, 0);
+    seen_backward_.assign(n, 0);
+    preds_.resize(n);
+    succs_.resize(n);
+    forbidden_.resize(n);
+    for (std::size_t x = 0; x < n; ++x) parent_[x] = static_cast<OpId>(x);
+    for (std::size_t p = 0; p < order.size(); ++p) ord_[order[p]] = static_cast<std::int32_t>(p);
+    for (std::size_t x = 0; x < n; ++x) {
+      const auto id = static_cast<OpId>(x);
+      if (!is_mergeable(g.op(id))) continue;  // singletons forever: adjacency comes from the graph
+      for (OpId in : g.op(id).inputs)
+        if (!g.op(in).is_source()) preds_[x].push_back(in);  // sources start paths, never continue them
+      succs_[x].assign(consumers.begin(id), consumers.end(id));
+    }
+  }
+
+  OpId find(OpId x) {
+    while (parent_[x] != x) {
+      parent_[x] = parent_[parent_[x]];
+      x = parent_[x];
+    }
+    return x;
+  }
+
+  // Remembers that ops a and b must never share a group (an edge between them has unmergeable shapes).
+  void forbid(OpId a, OpId b) {
+    forbidden_[find(a)].push_back(b);
+    forbidden_[find(b)].push_back(a);
+  }
+
+  // Would merging groups a and b put an edge with unmergeable shapes inside one group?
+  bool has_forbidden_pair(OpId a, OpId b) {
+    if (forbidden_[a].size() > forbidden_[b].size()) std::swap(a, b);
+    for (OpId other : forbidden_[a])
+      if (find(other) == b) return true;
+    return false;
+  }
+
+  // Merges group a into c if that keeps the group graph acyclic; returns false (no change) otherwise.
+  bool merge_if_acyclic(OpId a, OpId c);
+
+ private:
+  struct Walk;
+  std::int32_t slot_for_merge(OpId a, OpId c, Walk& forward, Walk& backward);
+  void unite(OpId a, OpId c, std::int32_t slot);
+
+  const FusionGraph& g_;
+  const Consumers& consumers_;
+  std::vector<OpId> parent_;
+  std::vector<std::int32_t> size_;
+  std::vector<std::int32_t> ord_;               // per representative: slot in a topological order
+  std::vector<std::uint32_t> seen_forward_;     // per representative: last query whose forward walk reached it
+  std::vector<std::uint32_t> seen_backward_;    // ... and whose backward walk reached it
+  std::uint32_t query_ = 0;
+  std::vector<std::vector<OpId>> preds_;        // per mergeable representative: ops feeding it
+  std::vector<std::vector<OpId>> succs_;        // per mergeable representative: ops it feeds
+  std::vector<std::vector<OpId>> forbidden_;    // per representative: ops it must not absorb
+};
+
+// One of the two searches of a cycle check: a depth-first walk over groups inside the window
+// (lo, hi) of `ord`, one neighbour per step, so the two walks can advance in lock step.
+struct GroupGraph::Walk {
+  GroupGraph& gg;
+  bool forward;        // forward from `start` along consumers, or backward along producers
+  OpId start, target;  // reaching `target` from a group other than `start` means a cycle
+  std::int32_t lo, hi;
+  std::uint32_t mark;
+  std::vector<std::uint32_t>& seen;        // this walk's marks
+  std::vector<std::uint32_t>& seen_other;  // the other walk's marks
+  std::vector<OpId> stack, reached;
+  OpId current = -1;
+  const OpId* next = nullptr;
+  const OpId* end = nullptr;
+  bool done = false, found_cycle = false;
+
+  void expand(OpId group) {
+    current = group;
+    const bool listed = is_mergeable(gg.g_.op(group));
+    if (forward) {
+      next = listed ? gg.succs_[group].data() : gg.consumers_.begin(group);
+      end = listed ? next + gg.succs_[group].size() : gg.consumers_.end(group);
+    } else {
+      const std::vector<OpId>& in = listed ? gg.preds_[group] : gg.g_.op(group).inputs;
+      next = in.data();
+      end = next + in.size();
+    }
+  }
+
+  void step() {
+    if (next == end) {
+      if (stack.empty()) {
+        done = true;
+        return;
+      }
+      expand(stack.back());
+      stack.pop_back();
+      return;
+    }
+    const OpId h = gg.find(*next++);
+    if (h == target) {
+      found_cycle = found_cycle || current != start;
+      done = done || found_cycle;
+      return;
+    }
+    if (h == start || gg.ord_[h] <= lo || gg.ord_[h] >= hi || seen[h] == mark) return;
+    if (seen_other[h] == mark) {  // A reaches h and h reaches C: h lies between the halves
+      found_cycle = done = true;
+      return;
+    }
+    seen[h] = mark;
+    stack.push_back(h);
+    reached.push_back(h);
+  }
+
+  void run_to_end() {
+    while (!done) step();
+  }
+};
+
+bool GroupGraph::merge_if_acyclic(OpId a, OpId c) {
+  if (++query_ == 0) {  // wrapped around: clear old marks
+    std::fill(seen_forward_.begin(), seen_forward_.end(), 0);
+    std::fill(seen_backward_.begin(), seen_backward_.end(), 0);
+    query_ = 1;
+  }
+  Walk forward{*this, true, a, c, ord_[a], ord_[c], query_, seen_forward_, seen_backward_, {}, {}};
+  Walk backward{*this, false, c, a, ord_[a], ord_[c], query_, seen_backward_, seen_forward_, {}, {}};
+  forward.expand(a);
+  backward.expand(c);
+  while (!forward.done && !backward.done) {
+    forward.step();
+    backward.step();
+  }
+  if (forward.found_cycle || backward.found_cycle) return false;
+  unite(a, c, slot_for_merge(a, c, forward, backward));
+  return true;
+}
+
+std::int32_t GroupGraph::slot_for_merge(OpId a, OpId c, Walk& forward, Walk& backward) {
+  if (forward.done && forward.reached.empty()) return ord_[c];   // nothing of A's lies before C
+  if (backward.done && backward.reached.empty()) return ord_[a];  // nothing of C's lies after A
+  forward.run_to_end();
+  backward.run_to_end();
+  // Pearce-Kelly repair: pool the slots, then give them out as dB, merged group, dF.
+  auto by_ord = [this](OpId x, OpId y) { return ord_[x] < ord_[y]; };
+  std::sort(forward.reached.begin(), forward.reached.end(), by_ord);
+  std::sort(backward.reached.begin(), backward.reached.end(), by_ord);
+  std::vector<std::int32_t> slots{ord_[a], ord_[c]};
+  for (OpId x : forward.reached) slots.push_back(ord_[x]);
+  for (OpId x : backward.reached) slots.push_back(ord_[x]);
+  std::sort(slots.begin(), slots.end());
+  std::size_t next = 0;
+  for (OpId x : backward.reached) ord_[x] = slots[next++];
+  const std::int32_t merged = slots[next++];
+  next = slots.size() - forward.reached.size();
+  for (OpId x : forward.reached) ord_[x] = slots[next++];
+  return merged;
+}
+
+void GroupGraph::unite(OpId a, OpId c, std::int32_t slot) {
+  if (size_[a] > size_[c]) std::swap(a, c);  // a is now the smaller group; c survives
+  parent_[a] = c;
+  size_[c] += size_[a];
+  ord_[c] = slot;
+  auto absorb = [](std::vector<OpId>& into, std::vector<OpId>& from) {
+    if (into.size() < from.size()) std::swap(into, from);
+    into.insert(into.end(), from.begin(), from.end());
+    std::vector<OpId>().swap(from);
+  };
+  absorb(preds_[c], preds_[a]);
+  absorb(succs_[c], succs_[a]);
+  absorb(forbidden_[c], forbidden_[a]);
+}
+
+}  // namespace
+
+Grouping form_groups(const FusionGraph& g, const Consumers& consumers, const std::vector<OpId>& order,
+                     const PlannerOptions& options) {
+  const std::size_t n = g.size();
+  std::vector<std::int64_t> first_edge(n + 1, 0);  // edges of consumer x start at first_edge[x]
+  for (std::size_t x = 0; x < n; ++x)
+    first_edge[x + 1] = first_edge[x] + static_cast<std::int64_t>(distinct_inputs(g.op(static_cast<OpId>(x))).size());
+  Grouping result;
+  result.reasons.assign(static_cast<std::size_t>(first_edge[n]), EdgeReason::none);
+  GroupGraph groups(g, consumers, order);
+
+  for (OpId v : order) {
+    const FusionOp& consumer = g.op(v);
+    const std::vector<OpId> inputs = distinct_inputs(consumer);
+    EdgeReason* reasons = result.reasons.data() + first_edge[v];
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      reasons[k] = local_reason(g.op(inputs[k]), consumer, options.broadcast);
+      if (reasons[k] == EdgeReason::shape) groups.forbid(inputs[k], v);
+    }
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      if (reasons[k] != EdgeReason::none) continue;
+      const OpId a = groups.find(inputs[k]);
+      const OpId c = groups.find(v);
+      if (a == c) continue;  // already inside one group
+      if (groups.has_forbidden_pair(a, c)) {
+        reasons[k] = EdgeReason::shape;
+      } else if (!groups.merge_if_acyclic(a, c)) {
+        reasons[k] = EdgeReason::cycle;
+      }
+    }
+  }
+  result.representative.resize(n);
+  for (std::size_t x = 0; x < n; ++x) result.representative[x] = groups.find(static_cast<OpId>(x));
+  return result;
+}
+
+}  // namespace fusion::detail

@@ -1,0 +1,15 @@
+// detail/json_text.h — JSON text to nlohmann::json, with syntax errors located by line and column.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+#include "fusion/error.h"
+
+namespace fusion::detail {
+
+Expected<nlohmann::json> parse_text(std::string_view text);
+
+Error make_error(ErrorCode code, std::string message, std::string path, std::optional<std::int64_t> op = {});
+
+}  // namespace fusion::detail

@@ -1,0 +1,37 @@
+// detail/topology.h — adjacency and order of a graph whose edges all name existing ops.
+//
+// Precondition for every function: each input id is in [0, size). No recursion: everything here is
+// iterative, so a 1,000,000-op chain is fine. Shown by tests/core/graph.test.cpp.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "fusion/graph.h"
+
+namespace fusion::detail {
+
+// Consumers of every op as compressed rows: consumers of op x are ids[offsets[x] .. offsets[x+1]).
+// Each distinct (producer, consumer) pair appears once, consumers in ascending id.
+struct Consumers {
+  std::vector<std::int64_t> offsets;
+  std::vector<OpId> ids;
+
+  std::size_t count(OpId x) const { return static_cast<std::size_t>(offsets[x + 1] - offsets[x]); }
+  const OpId* begin(OpId x) const { return ids.data() + offsets[x]; }
+  const OpId* end(OpId x) const { return ids.data() + offsets[x + 1]; }
+};
+Consumers build_consumers(const FusionGraph& graph);
+
+// The inputs of op x without repeats, in first-occurrence order.
+std::vector<OpId> distinct_inputs(const FusionOp& op);
+
+// Topological order: Kahn's algorithm taking the smallest ready id first, so the order is ascending id
+// whenever ids are already topological. nullopt when the graph has a cycle.
+std::optional<std::vector<OpId>> topological_order(const FusionGraph& graph, const Consumers& consumers);
+
+// Some cycle of a cyclic graph, as ops in producer -> consumer order (first op repeated at the end is
+// not included). Empty when the graph is acyclic.
+std::vector<OpId> find_cycle(const FusionGraph& graph, const Consumers& consumers);
+
+}  // namespace fusion::detail

@@ -1,0 +1,151 @@
+// json_read_plan.cpp — options and plan documents into C++ values, with located errors.
+#include <nlohmann/json.hpp>
+
+#include "detail/json_text.h"
+#include "fusion/json_io.h"
+
+namespace fusion {
+namespace {
+
+using json = nlohmann::json;
+using detail::make_error;
+
+bool is_blank(std::string_view text) { return text.find_first_not_of(" \t\r\n") == std::string_view::npos; }
+
+// Reads typed fields of a plan document, remembering the first problem with its path.
+class PlanFields {
+ public:
+  std::optional<Error> error;
+
+  const json* field(const json& object, const char* key, const std::string& path) {
+    if (error) return nullptr;
+    if (!object.is_object()) return fail(path, "must be an object");
+    const auto it = object.find(key);
+    if (it == object.end()) return fail(path + "/" + key, "is missing");
+    return &*it;
+  }
+  const json* list(const json& object, const char* key, const std::string& path) {
+    const json* v = field(object, key, path);
+    if (v && !v->is_array()) return fail(path + "/" + key, "must be a list");
+    return v;
+  }
+  std::uint64_t count(const json& object, const char* key, const std::string& path) {
+    const json* v = field(object, key, path);
+    if (!v) return 0;
+    if (!v->is_number_unsigned() && !(v->is_number_integer() && v->get<std::int64_t>() >= 0)) {
+      fail(path + "/" + key, "must be a non-negative integer");
+      return 0;
+    }
+    return v->get<std::uint64_t>();
+  }
+  std::vector<std::int32_t> ids(const json& object, const char* key, const std::string& path) {
+    std::vector<std::int32_t> out;
+    const json* v = field(object, key, path);
+    if (!v) return out;
+    if (!v->is_array()) {
+      fail(path + "/" + key, "must be a list of integers");
+      return out;
+    }
+    for (const json& item : *v) {
+      if (!item.is_number_integer() || item.get<std::int64_t>() < INT32_MIN || item.get<std::int64_t>() > INT32_MAX) {
+        fail(path + "/" + key, "must be a list of integers");
+        return {};
+      }
+      out.push_back(static_cast<std::int32_t>(item.get<std::int64_t>()));
+    }
+    return out;
+  }
+
+ private:
+  std::nullptr_t fail(const std::string& path, const std::string& what) {
+    if (!error) error = make_error(ErrorCode::invalid_plan, "the plan field " + path + " " + what, path);
+    return nullptr;
+  }
+};
+
+FusionGroup read_group(const json& v, const std::string& path, PlanFields& f) {
+  FusionGroup group;
+  group.id = static_cast<std::int32_t>(f.count(v, "id", path));
+  group.ops = f.ids(v, "ops", path);
+  group.inputs = f.ids(v, "inputs", path);
+  group.outputs = f.ids(v, "outputs", path);
+  group.bytes_read = f.count(v, "bytes_read", path);
+  group.bytes_written = f.count(v, "bytes_written", path);
+  return group;
+}
+
+EdgeDecision read_edge(const json& v, const std::string& path, PlanFields& f) {
+  EdgeDecision edge{static_cast<OpId>(f.count(v, "producer", path)), static_cast<OpId>(f.count(v, "consumer", path)),
+                    false, EdgeReason::none};
+  const json* fused = f.field(v, "fused", path);
+  if (!fused) return edge;
+  if (!fused->is_boolean()) {
+    f.error = make_error(ErrorCode::invalid_plan, "the plan field " + path + "/fused must be true or false", path + "/fused");
+    return edge;
+  }
+  edge.fused = fused->get<bool>();
+  if (edge.fused) return edge;
+  const json* reason = f.field(v, "reason", path);
+  const auto parsed = reason && reason->is_string() ? parse_edge_reason(reason->get<std::string>()) : std::nullopt;
+  if (!parsed && !f.error)
+    f.error = make_error(ErrorCode::invalid_plan,
+                         "the plan field " + path + "/reason must be source, barrier_producer, barrier_consumer, "
+                                                    "shape or cycle",
+                         path + "/reason");
+  edge.reason = parsed.value_or(EdgeReason::none);
+  return edge;
+}
+
+}  // namespace
+
+Expected<PlannerOptions> read_options_json(std::string_view text) {
+  PlannerOptions options;
+  if (is_blank(text)) return options;
+  Expected<json> doc = detail::parse_text(text);
+  if (!doc) return doc.errors();
+  if (!doc->is_object())
+    return make_error(ErrorCode::invalid_options,
+                      "options must be a JSON object like {\"broadcast\": true, \"resident_sources\": false}", "");
+  for (const auto& [key, value] : doc->items()) {
+    const std::string path = "/" + key;
+    if (key == "broadcast" || key == "resident_sources") {
+      if (!value.is_boolean())
+        return make_error(ErrorCode::invalid_options, "option '" + key + "' must be true or false", path);
+      (key == "broadcast" ? options.broadcast : options.resident_sources) = value.get<bool>();
+    } else if (key == "strategy") {
+      if (!value.is_string()) return make_error(ErrorCode::invalid_options, "option 'strategy' must be a string", path);
+      options.strategy = value.get<std::string>();
+    } else {
+      return make_error(ErrorCode::invalid_options,
+                        "unknown option '" + key + "'; options are broadcast, resident_sources and strategy", path);
+    }
+  }
+  return options;
+}
+
+Expected<FusionPlan> read_plan_json(std::string_view text) {
+  Expected<json> doc = detail::parse_text(text);
+  if (!doc) return doc.errors();
+  PlanFields f;
+  FusionPlan plan;
+  const json& root = *doc;
+  if (const json* groups = f.list(root, "groups", ""))
+    for (std::size_t i = 0; i < groups->size(); ++i)
+      plan.groups.push_back(read_group((*groups)[i], "/groups/" + std::to_string(i), f));
+  plan.op_group = f.ids(root, "op_group", "");
+  if (const json* edges = f.list(root, "edges", ""))
+    for (std::size_t i = 0; i < edges->size(); ++i)
+      plan.edges.push_back(read_edge((*edges)[i], "/edges/" + std::to_string(i), f));
+  plan.bytes_unfused = f.count(root, "bytes_unfused", "");
+  plan.bytes_fused = f.count(root, "bytes_fused", "");
+  plan.kernels_unfused = static_cast<std::int64_t>(f.count(root, "kernels_unfused", ""));
+  plan.kernels_fused = static_cast<std::int64_t>(f.count(root, "kernels_fused", ""));
+  if (const json* speedup = f.field(root, "speedup_estimate", ""); speedup) {
+    if (speedup->is_number()) plan.speedup_estimate = speedup->get<double>();
+    else f.error = make_error(ErrorCode::invalid_plan, "the plan field /speedup_estimate must be a number", "/speedup_estimate");
+  }
+  if (f.error) return *f.error;
+  return plan;
+}
+
+}  // namespace fusion

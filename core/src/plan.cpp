@@ -1,0 +1,27 @@
+// plan.cpp — the stable names of edge reasons.
+#include "fusion/plan.h"
+
+#include <array>
+#include <utility>
+
+namespace fusion {
+namespace {
+constexpr std::array<std::pair<EdgeReason, const char*>, 6> kReasons = {{
+    {EdgeReason::none, "none"},
+    {EdgeReason::source, "source"},
+    {EdgeReason::barrier_producer, "barrier_producer"},
+    {EdgeReason::barrier_consumer, "barrier_consumer"},
+    {EdgeReason::shape, "shape"},
+    {EdgeReason::cycle, "cycle"},
+}};
+}  // namespace
+
+const char* to_string(EdgeReason reason) { return kReasons[static_cast<std::size_t>(reason)].second; }
+
+std::optional<EdgeReason> parse_edge_reason(std::string_view name) {
+  for (const auto& [reason, text] : kReasons)
+    if (name == text) return reason;
+  return std::nullopt;
+}
+
+}  // namespace fusion

@@ -1,0 +1,70 @@
+// module.test.mjs — the WASM module loads in Node and its value API never throws, whatever it is given.
+//
+// Also covers what the CLI cannot be asked (options as JSON, the verifier on a given plan): invalid_options,
+// a tampered plan found invalid, unreadable plan text.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+import { loadFusion } from '../../wasm/fusion.mjs';
+
+const BIAS_RELU = readFileSync(new URL('../../examples/bias-relu.json', import.meta.url), 'utf8');
+
+test('the module loads in Node once and reports its version', async () => {
+  const fusion = await loadFusion();
+  assert.equal(await loadFusion(), fusion, 'a second load returns the same module');
+  assert.match(fusion.version(), /^\d+\.\d+\.\d+/);
+});
+
+test('plan accepts JSON text and the same graph as an object, with the same result', async () => {
+  const fusion = await loadFusion();
+  const fromText = fusion.plan(BIAS_RELU, { broadcast: true, resident_sources: false });
+  assert.equal(fromText.ok, true, JSON.stringify(fromText.error));
+  assert.deepEqual(fusion.plan(JSON.parse(BIAS_RELU), '{"broadcast": true}'), fromText);
+  assert.deepEqual(JSON.parse(fusion.planText(BIAS_RELU)), fusion.plan(BIAS_RELU));
+});
+
+test('plan, validate and verify return error values for any junk and never throw', async () => {
+  const fusion = await loadFusion();
+  const circular = { ops: [] };
+  circular.self = circular;
+  const junk = [undefined, null, 42, true, '', '{', '[]', 'null', {}, [], { ops: 'x' }, 10n, circular, () => 1,
+    '\u0000', '{"ops": [{"kind": "input", "shape": [4], "dtype": "f32"}]}\u0000trailing'];
+  for (const value of junk) {
+    for (const result of [fusion.plan(value), fusion.validate(value), fusion.verify(value, {}, '{}'),
+      fusion.plan(BIAS_RELU, value === undefined || value === null ? 'bad' : value)]) {
+      assert.equal(result.ok, false, `${String(value)} gave ${JSON.stringify(result)}`);
+      assert.match(result.error.code, /^[a-z]+(_[a-z]+)*$/);
+      assert.equal(typeof result.error.message, 'string');
+    }
+  }
+});
+
+test('options that are not {broadcast, resident_sources, strategy} are invalid_options', async () => {
+  const fusion = await loadFusion();
+  assert.equal(fusion.plan(BIAS_RELU, { broadcast: 'yes' }).error.code, 'invalid_options');
+  assert.equal(fusion.plan(BIAS_RELU, { fuse_everything: true }).error.code, 'invalid_options');
+});
+
+test('validate counts ops and edges of a good graph', async () => {
+  const fusion = await loadFusion();
+  assert.deepEqual(fusion.validate(BIAS_RELU), { ok: true, ops: 4, edges: 3 });
+});
+
+test('the verifier accepts the plan, finds a tampered one invalid, and rejects unreadable plan text',
+  async () => {
+    const fusion = await loadFusion();
+    const plan = fusion.plan(BIAS_RELU);
+    assert.deepEqual(fusion.verify(BIAS_RELU, {}, plan), { ok: true, valid: true, violations: [] });
+
+    const tampered = structuredClone(plan);
+    tampered.bytes_fused -= 1;
+    const check = fusion.verify(BIAS_RELU, {}, tampered);
+    assert.equal(check.ok, true);
+    assert.equal(check.valid, false);
+    assert.ok(check.violations.length > 0);
+
+    const unreadable = fusion.verify(BIAS_RELU, {}, '{"ok": tru');
+    assert.equal(unreadable.ok, false);
+    assert.ok(['json_syntax', 'invalid_plan'].includes(unreadable.error.code), unreadable.error.code);
+  });

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# tools/build.sh — builds the parts named on the command line, in order: native, wasm, site (default: all).
+#
+#   native  cmake + Ninja into build/native: the core library, the fusion-plan CLI, the doctest suite (ctest).
+#   wasm    emcmake into build/wasm: the embind module, copied to wasm/generated/fusion_core.mjs (gitignored),
+#           which wasm/fusion.mjs imports. The copy is skipped when unchanged, so watchers do not reload.
+#   site    vite build of web/ into dist/: a static site for any static host (needs wasm first).
+# Build types: FUSION_NATIVE_BUILD_TYPE (default Release), FUSION_WASM_BUILD_TYPE (default MinSizeRel).
+# Assumes tools/setup.sh has run. Incremental: a second run with nothing changed takes a few seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian's Emscripten needs acorn, which Debian installs where Node does not look by default.
+export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+jobs=$(nproc)
+
+# Configures a build folder once; later builds re-run CMake by themselves when a CMakeLists.txt changes.
+configure() {
+  local dir=$1 type=$2
+  shift 2
+  [ -f "$dir/build.ninja" ] || "$@" cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type"
+}
+
+build_native() {
+  configure build/native "${FUSION_NATIVE_BUILD_TYPE:-Release}"
+  cmake --build build/native -j "$jobs"
+}
+
+build_wasm() {
+  configure build/wasm "${FUSION_WASM_BUILD_TYPE:-MinSizeRel}" emcmake
+  cmake --build build/wasm -j "$jobs" --target fusion_wasm
+  mkdir -p wasm/generated
+  cmp -s build/wasm/wasm/fusion_core.mjs wasm/generated/fusion_core.mjs ||
+    cp build/wasm/wasm/fusion_core.mjs wasm/generated/fusion_core.mjs
+}
+
+build_site() {
+  node_modules/.bin/vite build --config vite.config.mjs
+}
+
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(native wasm site)
+for part in "${parts[@]}"; do
+  case "$part" in
+    native | wasm | site) echo "build: $part"; "build_$part" ;;
+    *) echo "build: unknown part '$part' (use native, wasm, site)" >&2; exit 2 ;;
+  esac
+done

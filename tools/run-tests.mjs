@@ -1,0 +1,69 @@
+// run-tests.mjs — runs every test suite after a build: ctest (build/native), Node tests, browser tests.
+//
+// Each runner's own output streams through unchanged (including its summary lines); all suites run even when
+// one fails, then a closing line "tests: N passed, M failed" sums them (a suite that failed without a failing
+// test, e.g. it crashed or found no tests, counts as one failure). Exit status: 0 only when every suite
+// ran, found at least one test and passed. Run by `npm test` after tools/build.sh; assumes the build is done.
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+
+const testFiles = (folder) =>
+  readdirSync(folder).filter((name) => name.endsWith('.test.mjs')).sort().map((name) => `${folder}/${name}`);
+
+const SUITES = [
+  {
+    name: 'ctest',
+    command: ['ctest', '--test-dir', 'build/native', '--output-on-failure', '-j', '2'],
+    // "100% tests passed, 0 tests failed out of 57"
+    count: (out) => {
+      const m = out.match(/tests passed, (\d+) tests? failed out of (\d+)/);
+      return m && { failed: Number(m[1]), passed: Number(m[2]) - Number(m[1]) };
+    },
+  },
+  { name: 'node', command: nodeTest(testFiles('tests/node')), count: countNodeTest },
+  { name: 'browser', command: nodeTest(testFiles('tests/browser')), count: countNodeTest },
+];
+
+function nodeTest(files) {
+  return [process.execPath, '--test', '--test-reporter=spec', ...files];
+}
+
+// The spec reporter's summary: "ℹ pass 12" and "ℹ fail 0".
+function countNodeTest(out) {
+  const pass = out.match(/^\S+ pass (\d+)$/m);
+  const fail = out.match(/^\S+ fail (\d+)$/m);
+  return pass && fail && { passed: Number(pass[1]), failed: Number(fail[1]) };
+}
+
+// Runs a command with output shown live and kept for counting.
+function run([command, ...args]) {
+  return new Promise((done) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => { out += chunk; process.stdout.write(chunk); });
+    child.stderr.on('data', (chunk) => process.stderr.write(chunk));
+    child.on('error', (error) => done({ status: 1, out: `${out}\n${error.message}` }));
+    child.on('close', (status) => done({ status, out }));
+  });
+}
+
+let passed = 0;
+let failed = 0;
+const broken = [];
+for (const suite of SUITES) {
+  console.log(`\n=== ${suite.name}: ${suite.command.join(' ')}`);
+  const { status, out } = await run(suite.command);
+  const counts = suite.count(out);
+  if (counts) {
+    passed += counts.passed;
+    failed += counts.failed;
+  }
+  if (status !== 0 || !counts || counts.passed === 0) {
+    broken.push(suite.name);
+    if (!counts?.failed) failed += 1;  // a suite that failed with no failing test still counts once
+  }
+}
+
+console.log(`\n${broken.length ? `failed suites: ${broken.join(', ')}` : 'all suites passed'}`);
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exitCode = broken.length ? 1 : 0;

@@ -1,0 +1,94 @@
+// fusion-loader.mjs — loads the WASM module once and wraps it in the value API that never throws.
+//
+// loadFusion() resolves to { plan, validate, verify, version, planText, validateText, verifyText }; it is the
+// only call that may fail by rejecting (a FusionError with code "load_failed", when the module is missing or
+// cannot be instantiated), and a later call tries again. Graphs, options and plans may be given as JSON text, as
+// plain objects or (graphs) as a FusionGraph. The *Text functions return the C++ facade's JSON text unchanged
+// (what the native CLI prints); the others return it parsed. Failures come back as {ok: false, error, errors};
+// nothing thrown inside the module escapes. loadedFusion() is the loaded API, or null before loading finishes.
+// Not here: any planning logic; it all runs in C++ (core/). Shown by tests/node/module.test.mjs.
+import { FusionError, errorValue } from './fusion-error.mjs';
+
+let loading = null;
+let loaded = null;
+
+export function loadFusion() {
+  loading ??= instantiate().catch((cause) => {
+    loading = null;
+    throw new FusionError({
+      code: 'load_failed',
+      message: `could not load the planner's WASM module (${cause?.message ?? cause}); build it with npm run build`,
+    });
+  });
+  return loading;
+}
+
+export function loadedFusion() {
+  return loaded;
+}
+
+async function instantiate() {
+  const { default: createFusionCore } = await import('./generated/fusion_core.mjs');
+  loaded = valueApi(await createFusionCore());
+  return loaded;
+}
+
+// The API over the raw embind functions; every entry point returns a value, never throws.
+function valueApi(core) {
+  const planText = (graph, options) => callCore(core.plan, [[graph, 'graph'], [options, 'options']]);
+  const validateText = (graph) => callCore(core.validate, [[graph, 'graph']]);
+  const verifyText = (graph, options, plan) =>
+    callCore(core.verify, [[graph, 'graph'], [options, 'options'], [plan, 'plan']]);
+  return {
+    planText,
+    validateText,
+    verifyText,
+    plan: (graph, options) => parseResult(planText(graph, options)),
+    validate: (graph) => parseResult(validateText(graph)),
+    verify: (graph, options, plan) => parseResult(verifyText(graph, options, plan)),
+    version: () => core.version(),
+  };
+}
+
+// Calls one embind function with its arguments as JSON text; a bad argument or a trap becomes an error value.
+function callCore(fn, args) {
+  const texts = [];
+  for (const [value, what] of args) {
+    const text = jsonText(value, what);
+    if (text === null) {
+      return JSON.stringify(errorValue('invalid_type',
+        `the ${what} must be JSON text or a JSON-serializable object; got ${describe(value)}`));
+    }
+    texts.push(text);
+  }
+  try {
+    return fn(...texts);
+  } catch (cause) {
+    return JSON.stringify(errorValue('internal_error', `the WASM module failed: ${cause?.message ?? cause}`));
+  }
+}
+
+// JSON text for an argument: strings pass through, objects are serialized (a FusionGraph via its toJSON),
+// missing options mean the defaults (empty text); null when the value has no JSON form.
+function jsonText(value, what) {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return what === 'options' ? '' : null;
+  try {
+    const text = JSON.stringify(value);
+    return typeof text === 'string' ? text : null;
+  } catch {
+    return null;
+  }
+}
+
+function describe(value) {
+  return value === null ? 'null' : typeof value;
+}
+
+function parseResult(text) {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    return errorValue('internal_error', `the WASM module returned unreadable JSON: ${cause.message}`);
+  }
+}

@@ -1,0 +1,163 @@
+// fusion.d.ts — hand-written types for wasm/fusion.mjs (Emscripten 3.1.6 cannot emit them).
+// The JSON shapes are those of DESIGN.md section 6; keys may be added over time, so objects stay open.
+
+/** One op as given to FusionGraph.addOp or listed in a graph's "ops". */
+export interface OpSpec {
+  kind: string;
+  /** Producer ids (insertion indices) or names; the same producer may appear twice. */
+  inputs?: Array<number | string>;
+  /** Output shape; [] is a scalar. */
+  shape: number[];
+  /** Bytes per element; or give `dtype` instead. */
+  dtype_bytes?: number;
+  /** "f32", "f16", "bf16", "f64", "i8", "i32", "i64", "bool", ... */
+  dtype?: string;
+  name?: string;
+  [key: string]: unknown;
+}
+
+export interface GraphJson {
+  ops: OpSpec[];
+  [key: string]: unknown;
+}
+
+/** A graph argument: JSON text, a plain graph object or a FusionGraph. */
+export type GraphInput = string | GraphJson | FusionGraph;
+
+export interface PlanOptions {
+  /** Merge broadcast-compatible shapes (default true); false needs equal shapes. */
+  broadcast?: boolean;
+  /** Sources cost nothing to write (default false). */
+  resident_sources?: boolean;
+  /** Grouping strategy (default "seed"). */
+  strategy?: string;
+}
+
+/** Options argument: an object, JSON text, or undefined/null for the defaults. */
+export type OptionsInput = PlanOptions | string | null | undefined;
+
+export interface ErrorInfo {
+  /** Stable lower_snake_case code, e.g. "cycle", "unknown_input", "json_syntax", "out_of_memory". */
+  code: string;
+  message: string;
+  op?: number;
+  /** JSON pointer into the input, e.g. "/ops/3/inputs/0". */
+  path?: string;
+  line?: number;
+  column?: number;
+}
+
+export interface Failure {
+  ok: false;
+  error: ErrorInfo;
+  /** Every problem found; the first is `error`. */
+  errors?: ErrorInfo[];
+}
+
+export interface FusionGroup {
+  id: number;
+  ops: number[];
+  inputs: number[];
+  outputs: number[];
+  bytes_read: number;
+  bytes_written: number;
+  [key: string]: unknown;
+}
+
+export interface PlanEdge {
+  producer: number;
+  consumer: number;
+  fused: boolean;
+  /** Why an edge was not fused: "source", "barrier_producer", "barrier_consumer", "shape", "cycle", ... */
+  reason?: string;
+  [key: string]: unknown;
+}
+
+export interface Plan {
+  ok: true;
+  groups: FusionGroup[];
+  /** op id -> group id */
+  op_group: number[];
+  bytes_unfused: number;
+  bytes_fused: number;
+  speedup_estimate: number;
+  edges: PlanEdge[];
+  [key: string]: unknown;
+}
+
+export interface Validation {
+  ok: true;
+  ops: number;
+  edges: number;
+}
+
+export interface Violation {
+  code: string;
+  message: string;
+  group?: number;
+  op?: number;
+}
+
+export interface Verification {
+  ok: true;
+  valid: boolean;
+  violations: Violation[];
+}
+
+/** The loaded module. No function here throws: failures come back as `Failure`. */
+export interface Fusion {
+  plan(graph: GraphInput, options?: OptionsInput): Plan | Failure;
+  validate(graph: GraphInput): Validation | Failure;
+  verify(graph: GraphInput, options: OptionsInput, plan: Plan | string): Verification | Failure;
+  /** The library version, e.g. "0.1.0". */
+  version(): string;
+  /** The C++ facade's JSON text, unparsed (what the native CLI prints). */
+  planText(graph: GraphInput, options?: OptionsInput): string;
+  validateText(graph: GraphInput): string;
+  verifyText(graph: GraphInput, options: OptionsInput, plan: Plan | string): string;
+}
+
+/**
+ * Loads the WASM module (once; later calls share it). Rejects only when the module cannot be loaded
+ * (FusionError code "load_failed"); a later call tries again.
+ */
+export function loadFusion(): Promise<Fusion>;
+
+/** The typed error of the builder API; `code` is the same stable string as in error values. */
+export class FusionError extends Error {
+  constructor(info: ErrorInfo, errors?: ErrorInfo[]);
+  readonly name: 'FusionError';
+  readonly code: string;
+  readonly op?: number;
+  readonly path?: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly errors: ErrorInfo[];
+  static fromResult(result: Failure): FusionError;
+}
+
+/** Append-only graph builder; ids are insertion indices. */
+export class FusionGraph {
+  /**
+   * Appends an op and returns its id. Throws FusionError "unknown_input" when an input is not an earlier op's
+   * id or name, "duplicate_name" for a reused name, "invalid_type" for a malformed spec.
+   */
+  addOp(spec: OpSpec): number;
+  readonly size: number;
+  idOf(name: string): number | undefined;
+  toJSON(): GraphJson;
+}
+
+/** Planner options and plan(); immutable: each with* returns a new planner. */
+export class FusionPlanner {
+  constructor(options?: PlanOptions);
+  readonly options: PlanOptions;
+  withBroadcast(on: boolean): FusionPlanner;
+  withResidentSources(on: boolean): FusionPlanner;
+  withStrategy(name: string): FusionPlanner;
+  /**
+   * Plans the graph with the module loadFusion() loaded (or `fusion`). Throws FusionError on a failed plan
+   * (code, op, path of the first error) and "not_loaded" before loadFusion() has resolved.
+   */
+  plan(graph: GraphInput, fusion?: Fusion): Plan;
+}

@@ -1,0 +1,24 @@
+// gallery.js — the examples gallery: ids, titles and one-line stories, in display order.
+//
+// Contract: each id names examples/<id>.json (graph JSON of DESIGN.md section 6). Pure data: it loads no
+// files (examples-data.js does that in the page; tests read the files with fs). DEFAULT_EXAMPLE is what a
+// fresh page and a damaged link show. Shown by tests/web/gallery.test.mjs.
+
+export const GALLERY = [
+  { id: 'bias-relu', title: 'Bias + ReLU', blurb: 'An add and a ReLU on one activation fuse into one kernel.' },
+  { id: 'elementwise-chain', title: 'Elementwise chain', blurb: 'Scale, shift, tanh and cast: four kernels become one.' },
+  { id: 'diamond', title: 'Diamond', blurb: 'One value feeds two branches that meet again; all four ops fuse.' },
+  { id: 'multi-consumer', title: 'Multi-consumer intermediate', blurb: 'GELU output feeds a matmul, so it must still be written to memory.' },
+  { id: 'barrier-sandwich', title: 'Barrier sandwich', blurb: 'a → matmul → c plus a → c: fusing a with c would need the matmul inside one kernel.' },
+  { id: 'broadcast', title: 'Broadcast: compatible vs incompatible', blurb: 'A [4096,1] scale fuses into [4096,1024]; a [4096] one does not (trailing-dimension rule).' },
+  { id: 'transformer-mlp', title: 'Transformer MLP block', blurb: 'matmul → bias → GELU → matmul → bias → residual, in fp16.' },
+  { id: 'attention-scores', title: 'Attention scores', blurb: 'QKᵀ, scale and mask fuse; softmax is a barrier.' },
+  { id: 'resnet-basic-block', title: 'ResNet basic block', blurb: 'conv, batch-norm as scale/shift, ReLU and the residual add.' },
+];
+
+export const DEFAULT_EXAMPLE = 'transformer-mlp';
+
+// The gallery entry for an id, or undefined.
+export function findExample(id) {
+  return GALLERY.find((e) => e.id === id);
+}

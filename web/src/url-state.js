@@ -1,0 +1,98 @@
+// url-state.js — share links: the page state ⇄ the URL hash, versioned and compressed.
+//
+// Contract (pure, no DOM):
+//   encodeState({example, text, options}, exampleText) → hash string without '#':
+//     'example=<id>' when the text is the unmodified gallery example and options are the defaults (a readable
+//     link), else 'state=<version>.<lz-string payload>'. The payload stores only what differs from the
+//     defaults: e (example id), t (text, omitted when equal to exampleText), o (options that differ).
+//   decodeState(hash) → {kind:'empty'} | {kind:'state', state:{example, text?, options}}
+//     | {kind:'error', message}. A damaged, truncated or foreign link is an 'error' with a message for people,
+//     never an exception. Older versions are migrated forward by MIGRATIONS; a newer version is an error.
+//   parseMode(search) → {embed, editable, showJson} from the query string (?embed&editable&json).
+// Old links are kept as golden tests in tests/web/url-state.test.mjs.
+
+import LZString from 'lz-string';
+
+export const STATE_VERSION = 1;
+export const DEFAULT_OPTIONS = Object.freeze({ broadcast: true, resident_sources: false });
+const OPTION_KEYS = { b: 'broadcast', r: 'resident_sources' };
+
+// MIGRATIONS[v] turns a version-v payload into a version-(v+1) payload. None yet: v1 is the first.
+const MIGRATIONS = {};
+
+const damaged = (why) => ({
+  kind: 'error',
+  message: `This share link is damaged or incomplete (${why}), so the default example is shown instead. ` +
+    'Ask for the link again, or copy it whole.',
+});
+
+export function encodeState({ example, text, options }, exampleText) {
+  const o = {};
+  for (const [short, key] of Object.entries(OPTION_KEYS)) {
+    if (options?.[key] !== undefined && options[key] !== DEFAULT_OPTIONS[key]) o[short] = options[key];
+  }
+  const sameText = example && text === exampleText;
+  if (sameText && Object.keys(o).length === 0) return `example=${encodeURIComponent(example)}`;
+  const payload = {};
+  if (example) payload.e = example;
+  if (!sameText) payload.t = text;
+  if (Object.keys(o).length) payload.o = o;
+  return `state=${STATE_VERSION}.${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+}
+
+function readPayload(payload) {
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
+  if (payload.e !== undefined && typeof payload.e !== 'string') return null;
+  if (payload.t !== undefined && typeof payload.t !== 'string') return null;
+  if (payload.e === undefined && payload.t === undefined) return null;
+  const options = { ...DEFAULT_OPTIONS };
+  for (const [short, key] of Object.entries(OPTION_KEYS)) {
+    const v = payload.o?.[short];
+    if (v === undefined) continue;
+    if (typeof v !== 'boolean') return null;
+    options[key] = v;
+  }
+  return { example: payload.e ?? null, ...(payload.t !== undefined ? { text: payload.t } : {}), options };
+}
+
+export function decodeState(hash) {
+  const h = String(hash ?? '').replace(/^#/, '');
+  if (h === '') return { kind: 'empty' };
+  if (h.startsWith('example=')) {
+    const id = decodeURIComponent(h.slice('example='.length));
+    if (!/^[a-z0-9-]+$/.test(id)) return damaged('unknown example name');
+    return { kind: 'state', state: { example: id, options: { ...DEFAULT_OPTIONS } } };
+  }
+  const m = /^state=(\d+)\.(.+)$/s.exec(h);
+  if (!m) return damaged('it does not look like a Fusion Playground link');
+  let version = Number(m[1]);
+  if (version > STATE_VERSION) {
+    return { kind: 'error', message: `This link was made by a newer Fusion Playground (format ${version}); ` +
+      'the default example is shown instead. Reload the page to get the latest version.' };
+  }
+  let payload;
+  try {
+    payload = JSON.parse(LZString.decompressFromEncodedURIComponent(m[2]) ?? '');
+  } catch {
+    return damaged('its data cannot be read');
+  }
+  for (; version < STATE_VERSION; version++) {
+    if (!MIGRATIONS[version]) return damaged(`format ${version} is unknown`);
+    payload = MIGRATIONS[version](payload);
+  }
+  const state = readPayload(payload);
+  return state ? { kind: 'state', state } : damaged('its data is incomplete');
+}
+
+export function parseMode(search) {
+  const q = new URLSearchParams(search);
+  const flag = (k) => q.has(k) && q.get(k) !== '0' && q.get(k) !== 'false';
+  return { embed: flag('embed'), editable: flag('editable'), showJson: flag('json') };
+}
+
+// The iframe snippet that embeds a page URL (the caller adds ?embed to it).
+export function embedSnippet(url, { width = 720, height = 480 } = {}) {
+  const esc = String(url).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  return `<iframe src="${esc}" width="${width}" height="${height}" style="border:1px solid #d0d7de;border-radius:8px" ` +
+    'title="Fusion Playground" loading="lazy"></iframe>';
+}
