@@ -50,9 +50,11 @@ class GraphReader {
       if (!is_one_of(key, kTopFields))
         add(ErrorCode::unknown_field, "unknown top-level field '" + key + "'; a graph has \"ops\"", "/" + key);
     const auto ops = doc.find("ops");
-    if (ops == doc.end()) return make_error(ErrorCode::missing_field, "the graph has no \"ops\" list", "/ops");
-    if (!ops->is_array())
-      return make_error(ErrorCode::invalid_type, "\"ops\" must be a list of ops, not " + type_name(*ops), "/ops");
+    if (ops == doc.end()) add(ErrorCode::missing_field, "the graph has no \"ops\" list", "/ops");
+    else if (!ops->is_array())
+      add(ErrorCode::invalid_type, "\"ops\" must be a list of ops, not " + type_name(*ops), "/ops");
+    if (!errors_.empty()) return std::move(errors_);
+    ops_count_ = ops->size();
     index_names(*ops);
     std::vector<FusionOp> parsed;
     parsed.reserve(ops->size());
@@ -159,7 +161,13 @@ class GraphReader {
               at, i);
           continue;
         }
-        op.inputs.push_back(static_cast<OpId>(ref.get<std::int64_t>()));  // past the end: validate() reports it
+        const auto id = static_cast<OpId>(ref.get<std::int64_t>());
+        if (static_cast<std::size_t>(id) >= ops_count_)
+          add(ErrorCode::unknown_input,
+              "input " + std::to_string(k) + " of " + where(i, op.name) + " is " + std::to_string(id) +
+                  ", but the graph has ops 0 to " + std::to_string(static_cast<std::int64_t>(ops_count_) - 1),
+              at, i);
+        op.inputs.push_back(id);
       } else {
         add(ErrorCode::invalid_type,
             "input " + std::to_string(k) + " of " + where(i, op.name) + " must be an op index or an op name, not " +
@@ -224,6 +232,7 @@ class GraphReader {
 
   std::vector<Error> errors_;
   std::unordered_map<std::string, OpId> index_of_name_;
+  std::size_t ops_count_ = 0;
 };
 
 }  // namespace

@@ -94,7 +94,14 @@ void check_cycle(const FusionGraph& g, ErrorList& errors) {
   const std::vector<OpId> cycle = detail::find_cycle(g, detail::build_consumers(g));
   if (cycle.empty()) return;
   std::string ops;
-  for (OpId x : cycle) ops += describe_op(g, x) + " -> ";
+  constexpr std::size_t kShown = 8;  // a long cycle is shown by its ends
+  for (std::size_t i = 0; i < cycle.size(); ++i) {
+    if (cycle.size() > 2 * kShown && i == kShown) {
+      ops += "... (" + std::to_string(cycle.size() - 2 * kShown) + " more) -> ";
+      i = cycle.size() - kShown;
+    }
+    ops += describe_op(g, cycle[i]) + " -> ";
+  }
   ops += describe_op(g, cycle.front());
   // Point at the edge that closes the cycle: the first op's input slot naming the last op.
   const OpId head = cycle.front();

@@ -1,0 +1,55 @@
+// api.test.cpp — the JSON facade shared with WASM: never throws, errors as documents.
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "fusion/api.h"
+
+using json = nlohmann::json;
+
+TEST_CASE("plan returns the plan document for a good graph") {
+  const json out = json::parse(fusion::api::plan(
+      R"({"ops": [{"kind": "input", "shape": [4], "dtype": "f32"}, {"kind": "relu", "inputs": [0], "shape": [4], "dtype": "f32"}]})",
+      ""));
+  CHECK(out["ok"] == true);
+  CHECK(out["bytes_unfused"] == 16 + 32);
+}
+
+TEST_CASE("errors come back as a document with code, message, location and the full list") {
+  const json out = json::parse(fusion::api::plan("{\"ops\": [}", "{}"));
+  CHECK(out["ok"] == false);
+  CHECK(out["error"]["code"] == "json_syntax");
+  CHECK(out["error"]["line"] == 1);
+  CHECK(out["error"]["column"] == 10);
+  CHECK(out["errors"].size() == 1);
+  const json bad_options = json::parse(fusion::api::plan(R"({"ops": []})", R"({"broadcast": 1})"));
+  CHECK(bad_options["error"]["code"] == "invalid_options");
+  const json many = json::parse(fusion::api::plan(
+      R"({"ops": [{"kind": "relu", "inputs": [7], "shape": [-1], "dtype": "f99"}]})", ""));
+  CHECK(many["errors"].size() == 3);
+  CHECK(many["error"] == many["errors"][0]);
+}
+
+TEST_CASE("validate reports the graph's size") {
+  const json out = json::parse(fusion::api::validate(R"({"ops": [{"kind": "input", "shape": [], "dtype": "f32"}]})"));
+  CHECK(out["ok"] == true);
+  CHECK(out["ops"] == 1);
+}
+
+TEST_CASE("verify checks a plan document against the graph") {
+  const std::string graph =
+      R"({"ops": [{"kind": "input", "shape": [4], "dtype": "f32"}, {"kind": "relu", "inputs": [0], "shape": [4], "dtype": "f32"}]})";
+  const std::string plan = fusion::api::plan(graph, "");
+  const json good = json::parse(fusion::api::verify(graph, "", plan));
+  CHECK(good["ok"] == true);
+  CHECK(good["valid"] == true);
+  json tampered = json::parse(plan);
+  tampered["bytes_fused"] = 1;
+  const json bad = json::parse(fusion::api::verify(graph, "", tampered.dump()));
+  CHECK(bad["valid"] == false);
+  CHECK(bad["violations"][0]["code"] == "totals");
+  const json unreadable = json::parse(fusion::api::verify(graph, "", "{}"));
+  CHECK(unreadable["ok"] == false);
+  CHECK(unreadable["error"]["code"] == "invalid_plan");
+}
+
+TEST_CASE("version is a semantic version") { CHECK(fusion::api::version() == "0.1.0"); }

@@ -1,0 +1,188 @@
+// verify.test.cpp — the verifier accepts the planner's plans and catches every kind of corruption.
+#include "test_graphs.h"
+
+#include <algorithm>
+
+#include "fusion/cost.h"
+
+using namespace fusion;
+using namespace fusion::testing;
+
+namespace {
+
+bool has_violation(const FusionGraph& g, const FusionPlan& plan, const std::string& code,
+                   const PlannerOptions& options = {}) {
+  for (const Violation& v : verify_plan(g, options, plan))
+    if (v.code == code) return true;
+  return false;
+}
+
+// A priced plan with the given partition, as a planner with other rules might produce it; unfused
+// edges get the reason their ends call for (cycle when the edge itself is legal).
+FusionPlan plan_from_partition(const FusionGraph& g, const std::vector<std::int32_t>& op_group) {
+  FusionPlan plan;
+  plan.op_group = op_group;
+  const auto groups = *std::max_element(op_group.begin(), op_group.end()) + 1;
+  plan.groups.resize(static_cast<std::size_t>(groups));
+  for (std::int32_t i = 0; i < groups; ++i) plan.groups[i].id = i;
+  for (std::size_t x = 0; x < g.size(); ++x) plan.groups[op_group[x]].ops.push_back(static_cast<OpId>(x));
+  for (std::size_t x = 0; x < g.size(); ++x) {
+    std::vector<OpId> seen;
+    for (OpId in : g.op(static_cast<OpId>(x)).inputs) {
+      if (std::find(seen.begin(), seen.end(), in) != seen.end()) continue;
+      seen.push_back(in);
+      const bool fused = op_group[in] == op_group[x];
+      EdgeReason r = EdgeReason::cycle;
+      if (g.op(in).is_source()) r = EdgeReason::source;
+      else if (!is_fusible(g.op(in).kind)) r = EdgeReason::barrier_producer;
+      else if (!is_fusible(g.op(static_cast<OpId>(x)).kind)) r = EdgeReason::barrier_consumer;
+      plan.edges.push_back({in, static_cast<OpId>(x), fused, fused ? EdgeReason::none : r});
+    }
+  }
+  price_plan(g, plan);
+  return plan;
+}
+
+const char* kSandwich = R"({"ops": [
+  {"name": "x", "kind": "input",  "shape": [8, 8], "dtype": "f32"},
+  {"name": "w", "kind": "input",  "shape": [8, 8], "dtype": "f32"},
+  {"name": "a", "kind": "relu",   "inputs": ["x"], "shape": [8, 8], "dtype": "f32"},
+  {"name": "m", "kind": "matmul", "inputs": ["a", "w"], "shape": [8, 8], "dtype": "f32"},
+  {"name": "c", "kind": "add",    "inputs": ["a", "m"], "shape": [8, 8], "dtype": "f32"},
+  {"name": "d", "kind": "exp",    "inputs": ["c"], "shape": [8, 8], "dtype": "f32"}]})";
+
+}  // namespace
+
+TEST_SUITE("verifier") {
+  TEST_CASE("the planner's plan has no violations") {
+    const FusionGraph g = graph_from(kSandwich);
+    CHECK(verify_plan(g, {}, *FusionPlanner().plan(g)).empty());
+    CHECK(verify_plan(g, {}, plan_from_partition(g, {0, 1, 2, 3, 4, 4})).empty());
+  }
+
+  TEST_CASE("partition: an op in two groups, in none, or op_group disagreeing") {
+    const FusionGraph g = graph_from(kSandwich);
+    FusionPlan plan = *FusionPlanner().plan(g);
+    SUBCASE("op_group disagrees with the group lists") {
+      plan.op_group[2] = plan.op_group[0];
+      CHECK(has_violation(g, plan, "partition"));
+    }
+    SUBCASE("an op listed twice") {
+      plan.groups[0].ops.push_back(5);
+      CHECK(has_violation(g, plan, "partition"));
+    }
+    SUBCASE("op_group of the wrong length") {
+      plan.op_group.pop_back();
+      CHECK(has_violation(g, plan, "partition"));
+    }
+  }
+
+  TEST_CASE("not_fusible: a barrier or a source inside a multi-op group") {
+    const FusionGraph g = graph_from(kSandwich);
+    CHECK(has_violation(g, plan_from_partition(g, {0, 1, 2, 3, 3, 3}), "not_fusible"));  // m with c, d
+    CHECK(has_violation(g, plan_from_partition(g, {0, 1, 0, 2, 3, 3}), "not_fusible"));  // x with a
+  }
+
+  TEST_CASE("disconnected: two members with no edge between them inside the group") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"kind": "input", "shape": [4], "dtype": "f32"},
+      {"kind": "relu", "inputs": [0], "shape": [4], "dtype": "f32"},
+      {"kind": "neg", "inputs": [0], "shape": [4], "dtype": "f32"}]})");
+    CHECK(has_violation(g, plan_from_partition(g, {0, 1, 1}), "disconnected"));
+  }
+
+  TEST_CASE("shape: an edge inside a group whose shapes may not merge") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"kind": "input", "shape": [4, 1], "dtype": "f32"},
+      {"kind": "relu", "inputs": [0], "shape": [4, 1], "dtype": "f32"},
+      {"kind": "neg", "inputs": [1], "shape": [1, 3], "dtype": "f32"},
+      {"kind": "add", "inputs": [2, 1], "shape": [5, 3], "dtype": "f32"}]})");
+    CHECK(has_violation(g, plan_from_partition(g, {0, 1, 1, 1}), "shape"));
+    PlannerOptions no_broadcast;
+    no_broadcast.broadcast = false;
+    CHECK(has_violation(g, plan_from_partition(g, {0, 1, 1, 2}), "shape", no_broadcast));
+  }
+
+  TEST_CASE("cycle: a group on both sides of a barrier") {
+    const FusionGraph g = graph_from(kSandwich);
+    const FusionPlan plan = plan_from_partition(g, {0, 1, 2, 3, 2, 2});
+    CHECK(has_violation(g, plan, "cycle"));
+    CHECK_FALSE(has_violation(g, plan, "disconnected"));
+  }
+
+  TEST_CASE("inputs and outputs must be exactly the external producers and the escaping members") {
+    const FusionGraph g = graph_from(kSandwich);
+    FusionPlan plan = *FusionPlanner().plan(g);
+    FusionGroup& cd = plan.groups[static_cast<std::size_t>(plan.op_group[4])];
+    SUBCASE("a missing input") {
+      cd.inputs.pop_back();
+      CHECK(has_violation(g, plan, "inputs"));
+    }
+    SUBCASE("a dropped output") {
+      cd.outputs.clear();
+      CHECK(has_violation(g, plan, "outputs"));
+    }
+    SUBCASE("an internal value claimed as output") {
+      cd.outputs.insert(cd.outputs.begin(), 4);
+      CHECK(has_violation(g, plan, "outputs"));
+    }
+  }
+
+  TEST_CASE("bytes: every count is recomputed") {
+    const FusionGraph g = graph_from(kSandwich);
+    FusionPlan plan = *FusionPlanner().plan(g);
+    SUBCASE("per group") {
+      plan.groups[2].bytes_read += 1;
+      CHECK(has_violation(g, plan, "bytes"));
+    }
+    SUBCASE("totals") {
+      plan.bytes_unfused -= 4;
+      CHECK(has_violation(g, plan, "totals"));
+    }
+    SUBCASE("speedup") {
+      plan.speedup_estimate = 3.0;
+      CHECK(has_violation(g, plan, "totals"));
+    }
+    SUBCASE("kernels") {
+      plan.kernels_fused = 1;
+      CHECK(has_violation(g, plan, "totals"));
+    }
+    SUBCASE("the source model matters") {
+      PlannerOptions resident;
+      resident.resident_sources = true;
+      CHECK(has_violation(g, plan, "bytes", resident));
+    }
+  }
+
+  TEST_CASE("edges: each listed once, fused exactly inside a group, with a fitting reason") {
+    const FusionGraph g = graph_from(kSandwich);
+    FusionPlan plan = *FusionPlanner().plan(g);
+    auto edge = [&](OpId p, OpId c) -> EdgeDecision& {
+      for (EdgeDecision& e : plan.edges)
+        if (e.producer == p && e.consumer == c) return e;
+      FAIL("no edge");
+      return plan.edges.front();
+    };
+    SUBCASE("a missing edge") {
+      plan.edges.pop_back();
+      CHECK(has_violation(g, plan, "edges"));
+    }
+    SUBCASE("a duplicated edge") {
+      plan.edges.push_back(plan.edges.front());
+      CHECK(has_violation(g, plan, "edges"));
+    }
+    SUBCASE("a fused flag that contradicts the groups") {
+      edge(4, 5).fused = false;
+      edge(4, 5).reason = EdgeReason::cycle;
+      CHECK(has_violation(g, plan, "edges"));
+    }
+    SUBCASE("a reason that does not fit") {
+      edge(0, 2).reason = EdgeReason::cycle;  // x is a source
+      CHECK(has_violation(g, plan, "edges"));
+    }
+    SUBCASE("an edge the graph does not have") {
+      plan.edges.push_back({0, 5, false, EdgeReason::source});
+      CHECK(has_violation(g, plan, "edges"));
+    }
+  }
+}
