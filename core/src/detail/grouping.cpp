@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "detail/legality.h"
+#include "detail/order_list.h"
 
 namespace fusion::detail {
 namespace {
@@ -13,18 +14,16 @@ namespace {
 class GroupGraph {
  public:
   GroupGraph(const FusionGraph& g, const Consumers& consumers, const std::vector<OpId>& order)
-      : g_(g), consumers_(consumers) {
+      : g_(g), consumers_(consumers), order_(order, g.size()) {
     const std::size_t n = g.size();
     parent_.resize(n);
     size_.assign(n, 1);
-    ord_.resize(n);
     seen_forward_.assign(n, 0);
     seen_backward_.assign(n, 0);
     preds_.resize(n);
     succs_.resize(n);
     forbidden_.resize(n);
     for (std::size_t x = 0; x < n; ++x) parent_[x] = static_cast<OpId>(x);
-    for (std::size_t p = 0; p < order.size(); ++p) ord_[order[p]] = static_cast<std::int32_t>(p);
     for (std::size_t x = 0; x < n; ++x) {
       const auto id = static_cast<OpId>(x);
       if (!is_mergeable(g.op(id))) continue;  // singletons forever: adjacency comes from the graph
@@ -61,14 +60,13 @@ class GroupGraph {
 
  private:
   struct Walk;
-  std::int32_t slot_for_merge(OpId a, OpId c, Walk& forward, Walk& backward);
-  void unite(OpId a, OpId c, std::int32_t slot);
+  void unite(OpId a, OpId c, OpId keep_place_of);
 
   const FusionGraph& g_;
   const Consumers& consumers_;
   std::vector<OpId> parent_;
   std::vector<std::int32_t> size_;
-  std::vector<std::int32_t> ord_;               // per representative: slot in a topological order
+  OrderList order_;                             // representatives in a topological order of groups
   std::vector<std::uint32_t> seen_forward_;     // per representative: last query whose forward walk reached it
   std::vector<std::uint32_t> seen_backward_;    // ... and whose backward walk reached it
   std::uint32_t query_ = 0;
@@ -77,17 +75,20 @@ class GroupGraph {
   std::vector<std::vector<OpId>> forbidden_;    // per representative: ops it must not absorb
 };
 
-// One of the two searches of a cycle check: a depth-first walk over groups inside the window
-// (lo, hi) of `ord`, one neighbour per step, so the two walks can advance in lock step.
+// One of the two searches of a cycle check: a best-first walk over groups inside the window (lo, hi)
+// of `ord`, one neighbour per step, so the two walks can advance in lock step. The forward walk
+// expands the reached group nearest C first (highest ord), the backward walk the one nearest A
+// (lowest ord): each heads for the other end, so a cycle, if there is one, is found early.
 struct GroupGraph::Walk {
   GroupGraph& gg;
   bool forward;        // forward from `start` along consumers, or backward along producers
   OpId start, target;  // reaching `target` from a group other than `start` means a cycle
-  std::int32_t lo, hi;
+  std::uint64_t lo, hi;  // labels of A and C: the window
   std::uint32_t mark;
   std::vector<std::uint32_t>& seen;        // this walk's marks
   std::vector<std::uint32_t>& seen_other;  // the other walk's marks
-  std::vector<OpId> stack, reached;
+  std::vector<std::pair<std::uint64_t, OpId>> frontier;  // heap of (priority, group)
+  std::vector<OpId> reached;
   OpId current = -1;
   const OpId* next = nullptr;
   const OpId* end = nullptr;
@@ -108,12 +109,13 @@ struct GroupGraph::Walk {
 
   void step() {
     if (next == end) {
-      if (stack.empty()) {
+      if (frontier.empty()) {
         done = true;
         return;
       }
-      expand(stack.back());
-      stack.pop_back();
+      std::pop_heap(frontier.begin(), frontier.end());
+      expand(frontier.back().second);
+      frontier.pop_back();
       return;
     }
     const OpId h = gg.find(*next++);
@@ -122,18 +124,16 @@ struct GroupGraph::Walk {
       done = done || found_cycle;
       return;
     }
-    if (h == start || gg.ord_[h] <= lo || gg.ord_[h] >= hi || seen[h] == mark) return;
+    const std::uint64_t label = gg.order_.label(h);
+    if (h == start || label <= lo || label >= hi || seen[h] == mark) return;
     if (seen_other[h] == mark) {  // A reaches h and h reaches C: h lies between the halves
       found_cycle = done = true;
       return;
     }
     seen[h] = mark;
-    stack.push_back(h);
+    frontier.emplace_back(forward ? label : ~label, h);
+    std::push_heap(frontier.begin(), frontier.end());
     reached.push_back(h);
-  }
-
-  void run_to_end() {
-    while (!done) step();
   }
 };
 
@@ -143,8 +143,9 @@ bool GroupGraph::merge_if_acyclic(OpId a, OpId c) {
     std::fill(seen_backward_.begin(), seen_backward_.end(), 0);
     query_ = 1;
   }
-  Walk forward{*this, true, a, c, ord_[a], ord_[c], query_, seen_forward_, seen_backward_, {}, {}};
-  Walk backward{*this, false, c, a, ord_[a], ord_[c], query_, seen_backward_, seen_forward_, {}, {}};
+  const std::uint64_t lo = order_.label(a), hi = order_.label(c);
+  Walk forward{*this, true, a, c, lo, hi, query_, seen_forward_, seen_backward_, {}, {}};
+  Walk backward{*this, false, c, a, lo, hi, query_, seen_backward_, seen_forward_, {}, {}};
   forward.expand(a);
   backward.expand(c);
   while (!forward.done && !backward.done) {
@@ -152,36 +153,28 @@ bool GroupGraph::merge_if_acyclic(OpId a, OpId c) {
     backward.step();
   }
   if (forward.found_cycle || backward.found_cycle) return false;
-  unite(a, c, slot_for_merge(a, c, forward, backward));
+  // Repair the order with the exhausted side only: what A reaches before C moves to just after C, or
+  // what reaches C after A moves to just before A. The merged group keeps C's or A's place.
+  auto by_label = [this](OpId x, OpId y) { return order_.label(x) < order_.label(y); };
+  if (forward.done) {
+    std::sort(forward.reached.begin(), forward.reached.end(), by_label);
+    OpId anchor = c;
+    for (OpId x : forward.reached) order_.move_after(x, anchor), anchor = x;
+    unite(a, c, c);
+  } else {
+    std::sort(backward.reached.begin(), backward.reached.end(), by_label);
+    for (OpId x : backward.reached) order_.move_before(x, a);
+    unite(a, c, a);
+  }
   return true;
 }
 
-std::int32_t GroupGraph::slot_for_merge(OpId a, OpId c, Walk& forward, Walk& backward) {
-  if (forward.done && forward.reached.empty()) return ord_[c];   // nothing of A's lies before C
-  if (backward.done && backward.reached.empty()) return ord_[a];  // nothing of C's lies after A
-  forward.run_to_end();
-  backward.run_to_end();
-  // Pearce-Kelly repair: pool the slots, then give them out as dB, merged group, dF.
-  auto by_ord = [this](OpId x, OpId y) { return ord_[x] < ord_[y]; };
-  std::sort(forward.reached.begin(), forward.reached.end(), by_ord);
-  std::sort(backward.reached.begin(), backward.reached.end(), by_ord);
-  std::vector<std::int32_t> slots{ord_[a], ord_[c]};
-  for (OpId x : forward.reached) slots.push_back(ord_[x]);
-  for (OpId x : backward.reached) slots.push_back(ord_[x]);
-  std::sort(slots.begin(), slots.end());
-  std::size_t next = 0;
-  for (OpId x : backward.reached) ord_[x] = slots[next++];
-  const std::int32_t merged = slots[next++];
-  next = slots.size() - forward.reached.size();
-  for (OpId x : forward.reached) ord_[x] = slots[next++];
-  return merged;
-}
-
-void GroupGraph::unite(OpId a, OpId c, std::int32_t slot) {
+void GroupGraph::unite(OpId a, OpId c, OpId keep_place_of) {
   if (size_[a] > size_[c]) std::swap(a, c);  // a is now the smaller group; c survives
   parent_[a] = c;
   size_[c] += size_[a];
-  ord_[c] = slot;
+  if (keep_place_of == c) order_.remove(a);
+  else order_.take_place(c, a);
   auto absorb = [](std::vector<OpId>& into, std::vector<OpId>& from) {
     if (into.size() < from.size()) std::swap(into, from);
     into.insert(into.end(), from.begin(), from.end());

@@ -9,23 +9,23 @@
 // (legality.h), some edge between the two groups has shapes that may not merge (reason `shape`), or the
 // merge would close a cycle in the group graph (reason `cycle`).
 //
-// Cycle avoidance. Groups live in a union-find; the group graph is kept with a topological order `ord`
-// over group representatives (initially the op's position in the traversal). Merging A = group(u) into
-// C = group(v) (ord A < ord C, since u -> v) creates a cycle iff some other group W lies on a path
-// A -> ... -> W -> ... -> C; any such W has ord(A) < ord(W) < ord(C). The check runs two searches in
-// lock step over the group graph, both confined to that window: forward from A (the set dF) and
-// backward from C (the set dB). A cycle exists iff either search reaches the other end through another
-// group. As soon as one search is exhausted without that, there is no cycle. The order is then
-// repaired in the manner of Pearce & Kelly (2006): if dF or dB is empty the merged group simply takes
-// C's or A's slot; otherwise the slots of dB, A, C and dF are pooled and reassigned in the order dB,
-// merged group, dF. Group adjacency (outside neighbours) is kept per group in lists that are merged
-// smaller-into-larger, so each list entry moves O(log n) times.
+// Cycle avoidance. Groups live in a union-find; the group graph is kept in a topological order by an
+// order-maintenance list (order_list.h), initially the traversal order. Merging A = group(u) into
+// C = group(v) (A before C, since u -> v) creates a cycle iff some other group W lies on a path
+// A -> ... -> W -> ... -> C, and any such W lies between A and C in the order. The check runs two
+// searches in lock step over the group graph, both confined to that window: forward from A (the set
+// dF) and backward from C (the set dB), each best-first toward the other end. A cycle exists iff a
+// search reaches the other end through another group, or the two searches meet. As soon as one search
+// is exhausted without that, there is no cycle, and the order is repaired with that side alone: dF
+// moves to just after C (the merged group keeps C's place), or dB to just before A (it keeps A's).
+// Group adjacency (outside neighbours) is kept per group in lists merged smaller-into-larger, so each
+// entry moves O(log n) times.
 //
-// Complexity: O((n + m) log n) for the bookkeeping, plus for each candidate merge a search bounded by
-// twice the smaller of dF and dB within the window — not a whole-graph search. Chains, trees, diamonds
-// and layered networks keep windows small (a chain costs O(1) per merge); the worst case (many long
-// windows, each densely connected both ways) is O(n * m). Nothing recurses: searches use explicit stacks.
-// Shown by tests/core/planner.test.cpp (exact cases) and tests/core/properties.test.cpp (10,000 random
+// Complexity: O((n + m) log n) bookkeeping, plus per candidate merge O(k log k) where k is at most
+// twice the smaller of dF and dB: never a whole-graph search unless both sides of the window are
+// large. A chain costs O(1) per merge; layered networks and random DAGs with local edges keep k
+// small. The worst case (many merges whose windows are large and dense both ways) is O(n * m).
+// Nothing recurses: searches use explicit heaps. // Shown by tests/core/planner.test.cpp (exact cases) and tests/core/properties.test.cpp (10,000 random
 // graphs checked by the verifier).
 #pragma once
 
