@@ -46,6 +46,7 @@ std::string validate(std::string_view graph_json) {
   return guarded([&] {
     const Expected<FusionGraph> graph = read_graph_json(graph_json);
     if (!graph) return write_errors_json(graph.errors());
+    if (std::vector<Error> errors = fusion::validate(*graph); !errors.empty()) return write_errors_json(errors);
     std::size_t edges = 0;
     for (const FusionOp& op : graph->ops()) edges += op.inputs.size();
     return "{\"ok\":true,\"ops\":" + std::to_string(graph->size()) + ",\"edges\":" + std::to_string(edges) + "}";
@@ -58,6 +59,7 @@ std::string verify(std::string_view graph_json, std::string_view options_json, s
     if (!options) return write_errors_json(options.errors());
     const Expected<FusionGraph> graph = read_graph_json(graph_json);
     if (!graph) return write_errors_json(graph.errors());
+    if (std::vector<Error> errors = fusion::validate(*graph); !errors.empty()) return write_errors_json(errors);
     const Expected<FusionPlan> plan = read_plan_json(plan_json);
     if (!plan) return write_errors_json(plan.errors());
     return write_violations_json(verify_plan(*graph, *options, *plan));

@@ -60,9 +60,7 @@ class GraphReader {
     parsed.reserve(ops->size());
     for (std::size_t i = 0; i < ops->size(); ++i) parsed.push_back(read_op((*ops)[i], static_cast<std::int64_t>(i)));
     if (!errors_.empty()) return std::move(errors_);
-    FusionGraph graph = FusionGraph::from_ops(std::move(parsed));
-    if (std::vector<Error> problems = validate(graph); !problems.empty()) return problems;
-    return graph;
+    return FusionGraph::from_ops(std::move(parsed));
   }
 
  private:

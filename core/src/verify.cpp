@@ -228,14 +228,18 @@ class Checker {
     if (reason != EdgeReason::shape) return false;
     // A shape reason on a legal edge needs an edge between the two groups whose shapes may not merge.
     const std::int32_t a = group_of(producer), b = group_of(consumer);
-    for (const auto& [x, y] : edges_) {
-      const bool between = (group_of(x) == a && group_of(y) == b) || (group_of(x) == b && group_of(y) == a);
-      if (between && !shapes_ok(x, y)) return true;
-    }
-    return false;
+    return clashing_groups_.count({std::min(a, b), std::max(a, b)}) > 0;
+  }
+
+  // Pairs of groups joined by an edge whose shapes may not merge (smaller id first).
+  void collect_clashes() {
+    for (const auto& [x, y] : edges_)
+      if (!shapes_ok(x, y))
+        clashing_groups_.insert({std::min(group_of(x), group_of(y)), std::max(group_of(x), group_of(y))});
   }
 
   void check_edges() {
+    collect_clashes();
     std::map<std::pair<OpId, OpId>, int> listed;
     for (const EdgeDecision& e : plan_.edges) {
       const std::pair<OpId, OpId> key{e.producer, e.consumer};
@@ -269,6 +273,7 @@ class Checker {
   const FusionPlan& plan_;
   std::vector<Violation> out_;
   std::set<std::pair<OpId, OpId>> edges_;
+  std::set<std::pair<std::int32_t, std::int32_t>> clashing_groups_;
   std::uint64_t fused_total_ = 0;
   std::int64_t kernels_fused_ = 0;
 };

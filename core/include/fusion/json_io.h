@@ -3,7 +3,9 @@
 // Reading never throws: every problem comes back as an Error with a code, a message saying what to
 // fix, the op index and a JSON pointer path; syntax errors carry line and column. A graph may list its
 // ops in any order and name inputs by index or by name; `dtype` or `dtype_bytes` gives the element
-// size. read_graph_json also runs validate(), so a graph it returns is ready to plan.
+// size. read_graph_json checks the document (types, fields, kinds, dtypes, dimensions, input
+// references); the graph-level checks (cycles, duplicate names, byte totals) are validate()'s, which
+// FusionPlanner::plan runs, so a graph is validated once on its way to a plan.
 // Writing is deterministic: the same plan gives the same bytes on every platform (native and WASM).
 // Shown by tests/core/json_io.test.cpp and tests/core/errors.test.cpp.
 #pragma once
