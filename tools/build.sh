@@ -5,7 +5,8 @@
 #   wasm    emcmake into build/wasm: the embind module, copied to wasm/generated/fusion_core.mjs (gitignored),
 #           which wasm/fusion.mjs imports. The copy is skipped when unchanged, so watchers do not reload.
 #   site    vite build of web/ into dist/: a static site for any static host (needs wasm first).
-# Build types: FUSION_NATIVE_BUILD_TYPE (default Release), FUSION_WASM_BUILD_TYPE (default MinSizeRel).
+# Build types: FUSION_NATIVE_BUILD_TYPE (default Release), FUSION_WASM_BUILD_TYPE (default Release:
+# 25% larger than MinSizeRel, 4x faster on a 20k-op graph).
 # Assumes tools/setup.sh has run. Incremental: a second run with nothing changed takes a few seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,7 @@ build_native() {
 }
 
 build_wasm() {
-  configure build/wasm "${FUSION_WASM_BUILD_TYPE:-MinSizeRel}" emcmake
+  configure build/wasm "${FUSION_WASM_BUILD_TYPE:-Release}" emcmake
   cmake --build build/wasm -j "$jobs" --target fusion_wasm
   mkdir -p wasm/generated
   cmp -s build/wasm/wasm/fusion_core.mjs wasm/generated/fusion_core.mjs ||

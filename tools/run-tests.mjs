@@ -3,9 +3,12 @@
 // Each runner's own output streams through unchanged (including its summary lines); all suites run even when
 // one fails, then a closing line "tests: N passed, M failed" sums them (a suite that failed without a failing
 // test, e.g. it crashed or found no tests, counts as one failure). Exit status: 0 only when every suite
-// ran, found at least one test and passed. Run by `npm test` after tools/build.sh; assumes the build is done.
+// ran, found at least one test and passed. Run by `npm test` after tools/build.sh (from any folder).
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+process.chdir(fileURLToPath(new URL('..', import.meta.url)));
 
 const testFiles = (folder) =>
   readdirSync(folder).filter((name) => name.endsWith('.test.mjs')).sort().map((name) => `${folder}/${name}`);

@@ -3,8 +3,8 @@
 // addOp({kind, inputs, shape, dtype_bytes | dtype, name}) appends one op and returns its id (its insertion
 // index). Inputs are ids or names of ops added before it, so id order is a topological order; any other input
 // is refused at once with FusionError code "unknown_input" (and a reused name with "duplicate_name"), naming
-// the op and the path /ops/<id>/inputs/<k>. Everything else (kinds, shapes, dtypes, byte limits) is checked by
-// the C++ validator when the graph is planned or validated, so JS and native can never disagree on it.
+// the op and the path /ops/<id>/inputs/<k>. Everything else (kinds, shapes, dtypes, byte limits) is checked
+// by the C++ validator when the graph is planned or validated, so JS and native can never disagree on it.
 // toJSON() gives the DESIGN.md section 6 graph with inputs as ids; JSON.stringify(graph) uses it.
 // Shown by tests/node/builder.test.mjs.
 import { FusionError } from './fusion-error.mjs';
@@ -21,8 +21,8 @@ export class FusionGraph {
     }
     const refs = spec.inputs ?? [];
     if (!Array.isArray(refs)) {
-      throw new FusionError({ code: 'invalid_type', message: `op ${id}: inputs must be a list of ids or names`,
-        op: id, path: `/ops/${id}/inputs` });
+      throw new FusionError({ code: 'invalid_type', op: id, path: `/ops/${id}/inputs`,
+        message: `op ${id}: inputs must be a list of ids or names` });
     }
     const inputs = refs.map((ref, k) => this.#producerOf(ref, id, k));
     const op = copyOf(spec.inputs === undefined ? spec : { ...spec, inputs }, id);
@@ -50,8 +50,8 @@ export class FusionGraph {
     if (typeof ref === 'string' && this.#idByName.has(ref)) return this.#idByName.get(ref);
     throw new FusionError({
       code: 'unknown_input',
-      message: `op ${id}: input ${k} is ${JSON.stringify(ref) ?? String(ref)}, which is no op added before it; ` +
-        'add the producer first (inputs are ids or names of earlier ops)',
+      message: `op ${id}: input ${k} is ${JSON.stringify(ref) ?? String(ref)}, which is no op added ` +
+        'before it; add the producer first (inputs are ids or names of earlier ops)',
       op: id,
       path: `/ops/${id}/inputs/${k}`,
     });

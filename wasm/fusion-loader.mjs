@@ -1,11 +1,12 @@
 // fusion-loader.mjs — loads the WASM module once and wraps it in the value API that never throws.
 //
-// loadFusion() resolves to { plan, validate, verify, version, planText, validateText, verifyText }; it is the
-// only call that may fail by rejecting (a FusionError with code "load_failed", when the module is missing or
-// cannot be instantiated), and a later call tries again. Graphs, options and plans may be given as JSON text, as
-// plain objects or (graphs) as a FusionGraph. The *Text functions return the C++ facade's JSON text unchanged
-// (what the native CLI prints); the others return it parsed. Failures come back as {ok: false, error, errors};
-// nothing thrown inside the module escapes. loadedFusion() is the loaded API, or null before loading finishes.
+// loadFusion() resolves to { plan, validate, verify, version, planText, validateText, verifyText }; it is
+// the only call that may fail by rejecting (a FusionError with code "load_failed", when the module is missing
+// or cannot be instantiated), and a later call tries again. Graphs, options and plans may be given as JSON
+// text, as plain objects or (graphs) as a FusionGraph. The *Text functions return the C++ facade's JSON text
+// unchanged (what the native CLI prints); the others return it parsed. Failures come back as
+// {ok: false, error, errors}; nothing thrown inside the module escapes. loadedFusion() is the loaded API, or
+// null before loading finishes.
 // Not here: any planning logic; it all runs in C++ (core/). Shown by tests/node/module.test.mjs.
 import { FusionError, errorValue } from './fusion-error.mjs';
 
@@ -17,7 +18,8 @@ export function loadFusion() {
     loading = null;
     throw new FusionError({
       code: 'load_failed',
-      message: `could not load the planner's WASM module (${cause?.message ?? cause}); build it with npm run build`,
+      message: `could not load the planner's WASM module (${cause?.message ?? cause}); ` +
+        'build it with npm run build',
     });
   });
   return loading;
@@ -29,16 +31,32 @@ export function loadedFusion() {
 
 async function instantiate() {
   const { default: createFusionCore } = await import('./generated/fusion_core.mjs');
-  loaded = valueApi(await createFusionCore());
+  loaded = valueApi(await createFusionCore(), createFusionCore);
   return loaded;
 }
 
-// The API over the raw embind functions; every entry point returns a value, never throws.
-function valueApi(core) {
-  const planText = (graph, options) => callCore(core.plan, [[graph, 'graph'], [options, 'options']]);
-  const validateText = (graph) => callCore(core.validate, [[graph, 'graph']]);
+// The API over the raw embind functions; every entry point returns a value, never throws. After a trap (an
+// abort inside the module, e.g. std::terminate) the instance's memory can no longer be trusted, so it is
+// replaced by a fresh one; calls made while that one is created return an error value.
+function valueApi(firstCore, createCore) {
+  const version = firstCore.version();
+  let core = firstCore;
+  const replaceCore = () => {
+    core = null;
+    createCore().then((fresh) => { core = fresh; }, () => { core = undefined; });
+  };
+  const call = (name, args) => {
+    if (core === undefined) replaceCore();  // the last replacement failed: try again
+    if (!core) {
+      return JSON.stringify(errorValue('internal_error',
+        'the planner is restarting after an internal failure; try again in a moment'));
+    }
+    return callCore(core[name], args, replaceCore);
+  };
+  const planText = (graph, options) => call('plan', [[graph, 'graph'], [options, 'options']]);
+  const validateText = (graph) => call('validate', [[graph, 'graph']]);
   const verifyText = (graph, options, plan) =>
-    callCore(core.verify, [[graph, 'graph'], [options, 'options'], [plan, 'plan']]);
+    call('verify', [[graph, 'graph'], [options, 'options'], [plan, 'plan']]);
   return {
     planText,
     validateText,
@@ -46,12 +64,13 @@ function valueApi(core) {
     plan: (graph, options) => parseResult(planText(graph, options)),
     validate: (graph) => parseResult(validateText(graph)),
     verify: (graph, options, plan) => parseResult(verifyText(graph, options, plan)),
-    version: () => core.version(),
+    version: () => version,
   };
 }
 
-// Calls one embind function with its arguments as JSON text; a bad argument or a trap becomes an error value.
-function callCore(fn, args) {
+// Calls one embind function with its arguments as JSON text; a bad argument or a trap becomes an error value
+// (and a trap calls onTrap).
+function callCore(fn, args, onTrap) {
   const texts = [];
   for (const [value, what] of args) {
     const text = jsonText(value, what);
@@ -64,7 +83,10 @@ function callCore(fn, args) {
   try {
     return fn(...texts);
   } catch (cause) {
-    return JSON.stringify(errorValue('internal_error', `the WASM module failed: ${cause?.message ?? cause}`));
+    onTrap();
+    return JSON.stringify(errorValue('internal_error', `the planner failed inside the WASM module ` +
+      `(${cause?.message ?? cause}) and is restarting; a graph large enough to exhaust its 1 GiB heap ` +
+      'can cause this'));
   }
 }
 

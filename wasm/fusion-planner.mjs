@@ -1,7 +1,7 @@
 // fusion-planner.mjs — FusionPlanner: options plus plan(), the throwing builder face of the planner.
 //
-// new FusionPlanner().withBroadcast(false).withResidentSources(true).withStrategy('seed') — each with* returns a
-// new planner (planners are immutable values); options left unset take the C++ defaults. plan(graph) plans a
+// new FusionPlanner().withBroadcast(false).withResidentSources(true).withStrategy('seed'): each with*
+// returns a new planner (planners are immutable values); options left unset take the C++ defaults. plan(graph) plans a
 // FusionGraph, a plain graph object or JSON text with the module that loadFusion() loaded (or the one passed
 // as the second argument) and returns the plan object; a failed plan throws FusionError with the error's
 // code, message, op and path. Before loadFusion() has resolved it throws FusionError code "not_loaded".

@@ -45,8 +45,8 @@ test('the page loads the module and shows the plan of the default example', { ti
   await page.goto(server.url);
 
   const exact = page.getByTestId('bytes-fused-exact');
-  await page.waitForFunction(() => /\d/.test(
-    document.querySelector('[data-testid="bytes-fused-exact"]')?.textContent ?? ''), null, { timeout: 30_000 });
+  const shown = () => /\d/.test(document.querySelector('[data-testid="bytes-fused-exact"]')?.textContent ?? '');
+  await page.waitForFunction(shown, null, { timeout: 30_000 });
   assert.equal(Number((await exact.textContent()).replace(/\D/g, '')), expected.bytes_fused);
   assert.match(await page.getByTestId('bytes-fused').textContent(), /\d/);
   const status = await page.getByTestId('status').textContent();

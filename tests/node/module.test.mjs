@@ -28,15 +28,18 @@ test('plan, validate and verify return error values for any junk and never throw
   const fusion = await loadFusion();
   const circular = { ops: [] };
   circular.self = circular;
-  const junk = [undefined, null, 42, true, '', '{', '[]', 'null', {}, [], { ops: 'x' }, 10n, circular, () => 1,
-    '\u0000', '{"ops": [{"kind": "input", "shape": [4], "dtype": "f32"}]}\u0000trailing'];
-  for (const value of junk) {
-    for (const result of [fusion.plan(value), fusion.validate(value), fusion.verify(value, {}, '{}'),
-      fusion.plan(BIAS_RELU, value === undefined || value === null ? 'bad' : value)]) {
-      assert.equal(result.ok, false, `${String(value)} gave ${JSON.stringify(result)}`);
-      assert.match(result.error.code, /^[a-z]+(_[a-z]+)*$/);
-      assert.equal(typeof result.error.message, 'string');
-    }
+  const junk = [42, true, '[]', 'null', [], 10n, circular, () => 1, '{', 'bad'];
+  const junkGraphs = [...junk, undefined, null, '', {}, { ops: 'x' }, '\u0000'];
+  const results = [
+    ...junkGraphs.flatMap((graph) =>
+      [fusion.plan(graph), fusion.validate(graph), fusion.verify(graph, {}, '{}')]),
+    ...junk.map((options) => fusion.plan(BIAS_RELU, options)),
+    ...junk.map((plan) => fusion.verify(BIAS_RELU, {}, plan)),
+  ];
+  for (const result of results) {
+    assert.equal(result.ok, false, JSON.stringify(result));
+    assert.match(result.error.code, /^[a-z]+(_[a-z]+)*$/);
+    assert.equal(typeof result.error.message, 'string');
   }
 });
 
@@ -67,4 +70,20 @@ test('the verifier accepts the plan, finds a tampered one invalid, and rejects u
     const unreadable = fusion.verify(BIAS_RELU, {}, '{"ok": tru');
     assert.equal(unreadable.ok, false);
     assert.ok(['json_syntax', 'invalid_plan'].includes(unreadable.error.code), unreadable.error.code);
+  });
+
+test('a graph that exhausts the 1 GiB heap gives an error value, and the planner works again after',
+  { timeout: 120_000 }, async () => {
+    const fusion = await loadFusion();
+    const huge = `{"ops": [{"kind": "input", "shape": [${'1,'.repeat(30_000_000)}1], "dtype": "f32"}]}`;
+    const result = fusion.plan(huge);
+    assert.equal(result.ok, false);
+    assert.ok(['out_of_memory', 'internal_error'].includes(result.error.code), result.error.code);
+    // After a trap the module restarts asynchronously; it must be planning again within a few seconds.
+    let again = fusion.plan(BIAS_RELU);
+    for (let tries = 0; !again.ok && tries < 50; ++tries) {
+      await new Promise((resume) => setTimeout(resume, 100));
+      again = fusion.plan(BIAS_RELU);
+    }
+    assert.equal(again.ok, true, JSON.stringify(again.error));
   });

@@ -4,7 +4,8 @@
 // one per entry of result.errors (or result.error). A JSON syntax error is placed at its line/column
 // (1-based); a validation error at the node its JSON pointer `path` names, found with jsonc-parser (the
 // nearest existing ancestor when the node itself is missing), clipped to one line. Ranges are always inside
-// the text. summarize(error) → "Line 3, column 5: message" for the status line. Pure; no DOM.
+// the text. summarize(error) → "Line 3, column 5: message" for the status line (no prefix when the message
+// already names its line). Pure; no DOM.
 // Shown by tests/web/diagnostics.test.mjs.
 
 import { parseTree, findNodeAtLocation } from 'jsonc-parser';
@@ -63,6 +64,7 @@ export function toDiagnostics(text, result) {
 
 export function summarize(err) {
   if (!err) return '';
-  const where = err.line != null ? `Line ${err.line}${err.column != null ? `, column ${err.column}` : ''}: ` : '';
+  const said = new RegExp(`line ${err.line}\\b`, 'i').test(err.message ?? '');
+  const where = err.line != null && !said ? `Line ${err.line}${err.column != null ? `, column ${err.column}` : ''}: ` : '';
   return `${where}${err.message ?? err.code}`;
 }

@@ -1,14 +1,14 @@
 // graph-view.js — the op graph on screen (Cytoscape.js): clusters per fusion group, edit gestures.
 //
 // Contract: createGraphView(container, handlers) → {render, setSelection, setMatches, setConnectMode,
-// setEditable, fit, center, png}. render(vm, positions, {fit}) draws a view model (view-model.js) at the
-// positions from layout.js; it reads nothing else. Gestures only call handlers — onSelect(target|null),
+// setEditable, fit, center, png, screenPosition}. render(vm, {positions, routes}, {fit}) draws a view model (view-model.js)
+// with the node positions and edge routes from layout.js; it reads nothing else. Gestures only call handlers — onSelect(target|null),
 // onConnect(producer, consumer) — the view never changes the graph or the state itself (state → view).
 // Browser-only; shown by tests/browser/page-graph.test.mjs.
 
 import cytoscape from 'cytoscape';
 import edgehandles from 'cytoscape-edgehandles';
-import { nodeSize, subLabel } from './layout-input.js';
+import { nodeSize, subLabel, edgeShape } from './layout-input.js';
 import { shortReason } from './reasons.js';
 
 cytoscape.use(edgehandles);
@@ -17,8 +17,9 @@ const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
 const BLOCKED = new Set(['shape', 'cycle']);
 
 const STYLE = [
+  { selector: 'node[w]', style: { width: 'data(w)', height: 'data(h)' } },
   { selector: 'node', style: {
-    shape: 'round-rectangle', width: 'data(w)', height: 'data(h)', 'background-color': '#ffffff',
+    shape: 'round-rectangle', 'background-color': '#ffffff',
     'border-width': 1.5, 'border-color': '#8c959f', label: 'data(text)', 'text-wrap': 'wrap',
     'text-valign': 'center', 'text-halign': 'center', 'font-family': FONT, 'font-size': 11, color: '#1f2328',
     'line-height': 1.35 } },
@@ -31,11 +32,14 @@ const STYLE = [
   { selector: 'node.group', style: {
     shape: 'round-rectangle', 'background-color': 'data(color)', 'background-opacity': 0.13,
     'border-color': 'data(color)', 'border-width': 1.5, 'border-style': 'solid', label: 'data(text)',
-    'text-valign': 'top', 'text-halign': 'center', 'text-margin-y': 18, 'font-size': 11, 'font-weight': 600,
-    color: '#1f2328', 'text-wrap': 'none', padding: 0 } },
+    'text-valign': 'top', 'text-halign': 'center', 'text-margin-y': -3, 'font-size': 11, 'font-weight': 600,
+    color: '#1f2328', 'text-wrap': 'none', padding: 10 } },
   { selector: 'edge', style: {
     width: 1.6, 'line-color': '#9aa5b1', 'target-arrow-color': '#9aa5b1', 'target-arrow-shape': 'triangle',
     'curve-style': 'bezier', 'arrow-scale': 0.9, 'line-style': 'dashed', 'line-dash-pattern': [5, 4] } },
+  { selector: 'edge[se]', style: { 'curve-style': 'straight', 'source-endpoint': 'data(se)', 'target-endpoint': 'data(te)' } },
+  { selector: 'edge[sw]', style: { 'curve-style': 'round-segments', 'segment-radius': 8, 'segment-weights': 'data(sw)',
+    'segment-distances': 'data(sd)', 'edge-distances': 'node-position' } },
   { selector: 'edge.fused', style: { width: 3, 'line-style': 'solid', 'line-color': 'data(color)', 'target-arrow-color': 'data(color)' } },
   { selector: 'edge.blocked', style: {
     width: 2.4, 'line-color': '#d9480f', 'target-arrow-color': '#d9480f', label: 'data(tag)', 'font-size': 10,
@@ -53,8 +57,8 @@ const STYLE = [
   { selector: '.eh-source, .eh-target', style: { 'overlay-color': '#0b63c5', 'overlay-opacity': 0.2 } },
 ];
 
-// Cytoscape elements for a view model placed at positions.
-function toElements(vm, positions) {
+// Cytoscape elements for a view model placed at positions, edges along their routes.
+function toElements(vm, { positions, routes }) {
   const els = [];
   for (const g of vm.groups) {
     if (g.multi) els.push({ group: 'nodes', data: { id: g.id, text: `kernel ${g.group}`, color: g.color, kind: 'group', group: g.group }, classes: 'group' });
@@ -69,19 +73,31 @@ function toElements(vm, positions) {
   }
   for (const e of vm.edges) {
     const blocked = !e.fused && BLOCKED.has(e.reason);
+    const route = routes[e.id];
+    const shape = route?.length >= 2 && positions[e.source] && positions[e.target] ? edgeShape(route, positions[e.source], positions[e.target]) : null;
     els.push({ group: 'edges', data: { id: e.id, source: e.source, target: e.target, producer: e.producer,
-      consumer: e.consumer, color: e.color ?? '#4e79a7', tag: e.fused ? 'fused' : shortReason(e.reason) },
+      consumer: e.consumer, color: e.color ?? '#4e79a7', tag: e.fused ? 'fused' : shortReason(e.reason),
+      ...(shape ? { se: shape.sourceEndpoint, te: shape.targetEndpoint } : {}),
+      ...(shape?.weights.length ? { sw: shape.weights, sd: shape.distances } : {}) },
     classes: e.fused ? 'fused' : blocked ? 'blocked' : 'unfused' });
   }
   return els;
 }
 
 export function createGraphView(container, { onSelect, onConnect, onHoverEdge }) {
-  const cy = cytoscape({ container, style: STYLE, wheelSensitivity: 0.3, minZoom: 0.05, maxZoom: 3,
+  const cy = cytoscape({ container, style: STYLE, minZoom: 0.05, maxZoom: 3,
     boxSelectionEnabled: false, autounselectify: true });
   const eh = cy.edgehandles({ canConnect: (s, t) => !s.same(t) && !s.isParent() && !t.isParent(), snap: true,
     hoverDelay: 100, noEdgeEventsInDraw: true, disableBrowserGestures: true });
   let editable = true;
+  // Fit the graph, but never blow a small graph up past a readable size.
+  const fitView = () => {
+    cy.fit(undefined, 30);
+    if (cy.zoom() > 1.3) {
+      cy.zoom(1.3);
+      cy.center();
+    }
+  };
 
   cy.on('ehcomplete', (evt, source, target, added) => {
     added.remove();
@@ -104,7 +120,7 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge })
         cy.elements().remove();
         cy.add(toElements(vm, positions));
       });
-      if (fit) cy.fit(undefined, 30);
+      if (fit) fitView();
     },
     setSelection(sel) {
       cy.elements().removeClass('selected');
@@ -127,11 +143,19 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge })
       editable = on;
       if (!on) eh.disableDrawMode();
     },
-    fit: () => cy.fit(undefined, 30),
+    fit: fitView,
     center(op) {
       const n = cy.$id(`op${op}`);
       if (n.nonempty()) cy.animate({ center: { eles: n }, zoom: Math.max(cy.zoom(), 0.9) }, { duration: 250 });
     },
     png: () => cy.png({ full: true, scale: 2, bg: '#ffffff', output: 'blob' }),
+    // Where op i is drawn, in page coordinates (for pointer-driven tests and tooltips).
+    screenPosition(op) {
+      const n = cy.$id(`op${op}`);
+      if (n.empty()) return null;
+      const r = container.getBoundingClientRect();
+      const p = n.renderedPosition();
+      return { x: r.left + p.x, y: r.top + p.y };
+    },
   };
 }

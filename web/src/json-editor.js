@@ -1,5 +1,5 @@
-// json-editor.js — the JSON box: CodeMirror 6 with JSON highlighting, completion and hover docs from the
-// graph JSON Schema (schema/graph.schema.json), and diagnostics supplied by the planner.
+// json-editor.js — the JSON box: CodeMirror 6 with JSON highlighting, completion of fields, kinds and
+// dtypes from the graph JSON Schema (schema-complete.js), and diagnostics supplied by the planner.
 //
 // Contract: createJsonEditor(parent, {schema, onChange}) → {setText, setDiagnostics, setReadOnly, focus,
 // hasFocus, view}. onChange(text) fires on every edit by the person (not on setText). setDiagnostics takes
@@ -8,10 +8,11 @@
 
 import { EditorView, basicSetup } from 'codemirror';
 import { EditorState, Compartment, Annotation } from '@codemirror/state';
-import { hoverTooltip, keymap } from '@codemirror/view';
-import { json, jsonLanguage } from '@codemirror/lang-json';
+import { keymap } from '@codemirror/view';
+import { json } from '@codemirror/lang-json';
+import { autocompletion } from '@codemirror/autocomplete';
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
-import { jsonCompletion, jsonSchemaHover, stateExtensions } from 'codemirror-json-schema';
+import { schemaCompletions } from './schema-complete.js';
 
 const external = Annotation.define();
 
@@ -24,10 +25,9 @@ export function createJsonEditor(parent, { schema, onChange }) {
       extensions: [
         basicSetup,
         json(),
-        jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
-        hoverTooltip(jsonSchemaHover()),
-        stateExtensions(schema),
+        autocompletion({ override: [(ctx) => schemaCompletions(ctx.state.doc.toString(), ctx.pos, schema)] }),
         lintGutter(),
+        EditorView.lineWrapping,
         readOnly.of([]),
         keymap.of([]),
         EditorView.contentAttributes.of({ 'aria-label': 'Graph JSON', 'data-testid': 'json-text' }),

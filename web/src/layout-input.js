@@ -1,12 +1,16 @@
 // layout-input.js — the ELK (layered) input graph for a view model, and positions read back from ELK.
 //
 // Contract: buildElkGraph(viewModel, {direction}) → an ELK JSON graph: multi-op groups are compound nodes
-// holding their ops, all edges sit at the root with hierarchyHandling INCLUDE_CHILDREN, node sizes come from
-// nodeSize(label). readPositions(elkResult) → {id: {x, y}} centre positions in one absolute frame (what
-// Cytoscape's preset layout wants). Pure: ELK itself runs in a worker (layout.js).
+// holding their ops, all edges sit at the root with hierarchyHandling INCLUDE_CHILDREN (faster, less tidy
+// settings above LARGE_GRAPH ops), node sizes come from
+// nodeSize(label). readLayout(elkResult) → {positions: {id: {x, y}} centre positions in one absolute frame
+// (what Cytoscape's preset layout wants), routes: {edgeId: [{x, y}, …]} each edge's orthogonal polyline from
+// its start point through its bends to its end point}. edgeShape(route, sourceCentre, targetCentre) turns a
+// route into Cytoscape 'segments' data. Pure: ELK itself runs in a worker (layout.js).
 // Shown by tests/web/layout-input.test.mjs.
 
 export const NODE_HEIGHT = 46;
+export const LARGE_GRAPH = 300; // ops; above this the layout trades some tidiness for speed
 
 // Width of an op box: enough for its label (bold) and its sub-line (kind and shape).
 export function nodeSize(label, sub = '') {
@@ -26,11 +30,16 @@ export function buildElkGraph(vm, { direction = 'DOWN' } = {}) {
     if (!g.multi) continue;
     children.push({
       id: g.id,
-      layoutOptions: { 'elk.padding': '[top=26,left=14,bottom=14,right=14]' },
+      layoutOptions: { 'elk.padding': '[top=30,left=12,bottom=12,right=12]', 'elk.layered.spacing.nodeNodeBetweenLayers': '34' },
       children: vm.nodes.filter((n) => n.parent === g.id).map(box),
     });
   }
   for (const n of vm.nodes) if (!n.parent) children.push(box(n));
+  // Past a few hundred ops the thorough settings take many seconds; these keep 1,000 ops to a few.
+  const large = vm.nodes.length > LARGE_GRAPH ? {
+    'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF', 'elk.layered.thoroughness': '1',
+    'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
+  } : {};
   return {
     id: 'root',
     layoutOptions: {
@@ -40,23 +49,54 @@ export function buildElkGraph(vm, { direction = 'DOWN' } = {}) {
       'elk.layered.spacing.nodeNodeBetweenLayers': '42',
       'elk.spacing.nodeNode': '28',
       'elk.layered.nodePlacement.strategy': 'NETWORK_SIMPLEX',
-      'elk.edgeRouting': 'SPLINES',
+      'elk.edgeRouting': 'ORTHOGONAL',
+      ...large,
     },
     children,
     edges: vm.edges.map((e) => ({ id: e.id, sources: [e.source], targets: [e.target] })),
   };
 }
 
-export function readPositions(elk) {
-  const out = {};
+export function readLayout(elk) {
+  const positions = {};
+  const origins = { [elk.id]: { x: 0, y: 0 } };
   const walk = (node, ox, oy) => {
     for (const c of node.children ?? []) {
       const x = ox + (c.x ?? 0);
       const y = oy + (c.y ?? 0);
-      if (!c.children || c.children.length === 0) out[c.id] = { x: x + c.width / 2, y: y + c.height / 2 };
-      else walk(c, x, y);
+      if (!c.children || c.children.length === 0) positions[c.id] = { x: x + c.width / 2, y: y + c.height / 2 };
+      else {
+        origins[c.id] = { x, y };
+        walk(c, x, y);
+      }
     }
   };
   walk(elk, 0, 0);
-  return out;
+  const routes = {};
+  for (const e of elk.edges ?? []) {
+    const sec = e.sections?.[0];
+    if (!sec) continue;
+    const o = origins[e.container] ?? { x: 0, y: 0 };
+    const pts = [sec.startPoint, ...(sec.bendPoints ?? []), sec.endPoint];
+    routes[e.id] = pts.map((p) => ({ x: o.x + p.x, y: o.y + p.y }));
+  }
+  return { positions, routes };
+}
+
+// Cytoscape 'segments' data for a route: endpoints as offsets from the node centres, and each bend as a
+// weight along / distance across the source→target centre line.
+export function edgeShape(route, s, t) {
+  const first = route[0];
+  const last = route[route.length - 1];
+  const dx = t.x - s.x;
+  const dy = t.y - s.y;
+  const len2 = dx * dx + dy * dy || 1;
+  const len = Math.sqrt(len2);
+  const bends = route.slice(1, -1);
+  return {
+    sourceEndpoint: `${(first.x - s.x).toFixed(1)}px ${(first.y - s.y).toFixed(1)}px`,
+    targetEndpoint: `${(last.x - t.x).toFixed(1)}px ${(last.y - t.y).toFixed(1)}px`,
+    weights: bends.map((p) => ((p.x - s.x) * dx + (p.y - s.y) * dy) / len2),
+    distances: bends.map((p) => ((p.y - s.y) * dx - (p.x - s.x) * dy) / len),
+  };
 }

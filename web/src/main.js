@@ -28,7 +28,7 @@ import { installControls } from './controls.js';
 const $ = (id) => document.getElementById(id);
 const mode = parseMode(location.search);
 const editable = !mode.embed || mode.editable;
-const timings = { start: performance.now(), firstPlanShownMs: null, lastEditToPlanMs: null, lastPlanMs: null, lastLayoutMs: null };
+const timings = { start: performance.now(), firstNumbersMs: null, firstPlanShownMs: null, lastEditToPlanMs: null, lastPlanMs: null, lastLayoutMs: null };
 
 // ---- stage 1: page mode ----
 document.body.classList.toggle('embed', mode.embed);
@@ -39,7 +39,7 @@ document.body.classList.toggle('read-only', !editable);
 const store = createStore({ examples: EXAMPLES });
 const dispatch = (event) => store.dispatch(event);
 const planner = createPlanner();
-const dtypes = schema.$defs.dtype.enum;
+const dtypes = schema.definitions.dtype.enum;
 
 const editor = createJsonEditor($('editor'), { schema, onChange: (text) => dispatch({ type: 'set-text', text }) });
 editor.setReadOnly(!editable);
@@ -86,10 +86,12 @@ function schedulePlan(state, event) {
   clearTimeout(planTimer);
   const { text, options } = state;
   planTimer = setTimeout(async () => {
+    await planner.ready.catch(() => {});
     const t0 = performance.now();
     const result = await planner.plan(text, options);
     timings.lastPlanMs = performance.now() - t0;
     dispatch({ type: 'plan-result', text, options, result });
+    if (result.ok && timings.firstNumbersMs === null) timings.firstNumbersMs = performance.now() - timings.start;
   }, event?.type === 'set-text' ? 250 : 0);
 }
 
@@ -113,10 +115,20 @@ async function renderGraph(state) {
   lastLayoutKey = key;
   const seq = ++layoutSeq;
   const vm = buildViewModel(state.graph, state.plan);
+  const overlay = $('graph-overlay');
+  const slow = setTimeout(() => {
+    overlay.hidden = false;
+    overlay.classList.add('info');
+    overlay.textContent = `Laying out ${vm.nodes.length} ops… (the numbers are ready)`;
+  }, 400);
   const t0 = performance.now();
-  const positions = await layoutGraph(vm, { direction: 'DOWN' });
+  const box = $('graph').getBoundingClientRect();
+  const layout = await layoutGraph(vm, { direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN' });
+  clearTimeout(slow);
   if (seq !== layoutSeq) return;
-  graphView.render(vm, positions, { fit: true });
+  overlay.classList.remove('info');
+  renderEditorStatus(store.getState());
+  graphView.render(vm, layout, { fit: true });
   graphView.setSelection(store.getState().selection);
   timings.lastLayoutMs = performance.now() - t0;
   const now = performance.now();
@@ -219,4 +231,4 @@ window.addEventListener('hashchange', () => {
 });
 
 // For tests and the timing note: the store and the timings (read-only use).
-window.fusionPlayground = { store, timings, gallery: GALLERY };
+window.fusionPlayground = { store, timings, gallery: GALLERY, screenPosition: (op) => graphView.screenPosition(op) };

@@ -36,16 +36,18 @@ export function createPlanPanel({ onSelect }) {
     const body = $('groups-body');
     body.replaceChildren(...plan.groups.map((g, k) => {
       const color = vm.groups[k].color;
+      const source = g.ops.every((i) => vm.nodes[i]?.category === 'source');
       const selected = sel?.kind === 'group' && sel.id === g.id;
       const select = () => onSelect({ kind: 'group', id: g.id });
-      return h('tr', { class: selected ? 'selected' : '', tabindex: 0, 'data-group': g.id, 'aria-selected': selected ? 'true' : 'false',
+      return h('tr', { class: `${selected ? 'selected' : ''}${source ? ' source-row' : ''}`, tabindex: 0, 'data-group': g.id, 'aria-selected': selected ? 'true' : 'false',
         onclick: select, onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); select(); } } },
-      h('td', {}, h('span', { class: 'chip', style: { background: color ?? '#fff' } }), g.id),
+      h('td', { title: source ? 'a source: already in memory, no kernel' : `kernel ${g.id}` },
+        h('span', { class: 'chip', style: { background: color ?? '#fff' } }), g.id),
       h('td', {}, opList(graph, g.ops)), h('td', {}, opList(graph, g.inputs)), h('td', {}, opList(graph, g.outputs)),
       h('td', { class: 'num', title: exactBytes(g.bytes_read) }, formatBytes(g.bytes_read)),
       h('td', { class: 'num', title: exactBytes(g.bytes_written) }, formatBytes(g.bytes_written)));
     }));
-    $('groups-count').textContent = `(${plan.groups.length})`;
+    $('groups-count').textContent = `(${plan.groups.length}; ${plan.kernels_fused} run as kernel${plan.kernels_fused === 1 ? '' : 's'}, sources greyed)`;
   }
 
   function reasonItem(graph, e, sel) {

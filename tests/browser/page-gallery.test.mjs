@@ -1,0 +1,45 @@
+// page-gallery.test.mjs — every gallery example opens by its link, renders its groups, and shows the same
+// numbers as the native CLI for the same graph.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { GALLERY } from '../../web/src/gallery.js';
+import { runCli } from '../node/native-cli.mjs';
+import { openSite, openPage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
+
+let site;
+before(async () => { site = await openSite(); });
+after(async () => { await site?.close(); });
+
+for (const { id, title } of GALLERY) {
+  test(`example “${title}” opens by link and shows the native CLI's numbers`, { timeout: 60_000 }, async () => {
+    const cli = JSON.parse(runCli(readFileSync(root(`examples/${id}.json`), 'utf8')).stdout);
+    assert.equal(cli.ok, true);
+    const page = await openPage(site, `#example=${id}`);
+    await waitForPlan(page);
+    const shown = await shownNumbers(page);
+    assert.equal(shown.bytes_unfused, cli.bytes_unfused);
+    assert.equal(shown.bytes_fused, cli.bytes_fused);
+    assert.equal(shown.speedup, `${cli.speedup_estimate.toFixed(2)}×`);
+    assert.equal(shown.kernels, `${cli.kernels_unfused} → ${cli.kernels_fused}`);
+    // One table row per group, the example marked current in the gallery, and its text in the JSON box.
+    assert.equal(await page.locator('#groups-body tr').count(), cli.groups.length);
+    assert.equal(await page.evaluate(() => window.fusionPlayground.store.getState().example), id);
+    assert.equal(await page.evaluate(() => window.fusionPlayground.store.getState().text), readFileSync(root(`examples/${id}.json`), 'utf8'));
+    if (id === 'resnet-basic-block') await shot(page, 'example-several-groups');
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+}
+
+test('picking an example from the gallery menu opens it', { timeout: 60_000 }, async () => {
+  const page = await openPage(site);
+  const first = await waitForPlan(page);
+  await page.getByText('Examples').click();
+  await page.getByTestId('example-diamond').click();
+  await waitForPlan(page, first + 1);
+  assert.equal(await page.evaluate(() => location.hash), '#example=diamond');
+  assert.match(await page.getByTestId('status').textContent(), /Planned 5 ops/);
+  await shot(page, 'main-view');
+  await page.context().close();
+});

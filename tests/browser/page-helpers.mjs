@@ -1,0 +1,54 @@
+// page-helpers.mjs — shared steps of the page-*.test.mjs browser tests (not a test file itself).
+//
+// openSite() serves dist/ (built by `npm run build`) and launches Debian's Chromium via the harness in
+// chromium.mjs/static-server.mjs; openPage() opens a path and collects page errors; waitForPlan() waits
+// until the graph view has drawn a plan (body[data-plan-shown] counts draws); shownNumbers() reads the
+// numbers on screen; shot() writes a screenshot artifact to build/screenshots/.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { launchChromium } from './chromium.mjs';
+import { startStaticServer } from './static-server.mjs';
+
+export const root = (path) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+export async function openSite() {
+  assert.ok(existsSync(root('dist/index.html')), 'no dist/index.html: run `npm run build` first');
+  const server = await startStaticServer(root('dist'));
+  const browser = await launchChromium();
+  return { server, browser, close: async () => { await browser.close(); await server.close(); } };
+}
+
+export async function openPage(site, path = '', { width = 1440, height = 900 } = {}) {
+  const context = await site.browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('pageerror', (e) => page.problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && page.problems.push(`console: ${m.text()}`));
+  await page.goto(site.server.url + path);
+  return page;
+}
+
+// Waits until the view has drawn at least `count` plans; returns the count.
+export async function waitForPlan(page, count = 1, timeout = 30_000) {
+  await page.waitForFunction((n) => Number(document.body.dataset.planShown ?? 0) >= n, count, { timeout });
+  return Number(await page.evaluate(() => document.body.dataset.planShown));
+}
+
+export async function shownNumbers(page) {
+  const text = async (id) => (await page.getByTestId(id).textContent()).trim();
+  return {
+    bytes_unfused: Number((await text('bytes-unfused-exact')).replace(/\D/g, '')),
+    bytes_fused: Number((await text('bytes-fused-exact')).replace(/\D/g, '')),
+    speedup: await text('speedup'),
+    kernels: await text('kernels'),
+  };
+}
+
+// The current JSON box text, as the state owner holds it.
+export const editorText = (page) => page.evaluate(() => window.fusionPlayground.store.getState().text);
+
+export async function shot(page, name) {
+  mkdirSync(root('build/screenshots'), { recursive: true });
+  await page.screenshot({ path: root(`build/screenshots/${name}.png`) });
+}

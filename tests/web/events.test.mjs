@@ -1,0 +1,85 @@
+// events.test.mjs — the state owner: typed events, undo/redo, stale plans ignored, last valid plan kept.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { initialState, reduce, isStale } from '../../web/src/events.js';
+import { createStore } from '../../web/src/store.js';
+
+const A = '{"ops": [\n  {"name": "x", "kind": "input", "shape": [4], "dtype": "f32"}\n]}\n';
+const ctx = { examples: { a: A } };
+const OPTS = { broadcast: true, resident_sources: false };
+// A plan-shaped value for the reducer; the reducer stores it and never looks inside.
+const PLAN = { ok: true, groups: [{ id: 0, ops: [0], inputs: [], outputs: [0], bytes_read: 0, bytes_written: 16 }], op_group: [0], edges: [] };
+const ERROR = { ok: false, error: { code: 'json_syntax', message: 'bad', line: 1, column: 2 }, errors: [] };
+
+const run = (events, state = initialState()) => events.reduce((s, e) => reduce(s, e, ctx), state);
+
+test('opening an example sets its text; a plan result for that text is shown', () => {
+  const s = run([{ type: 'load-example', id: 'a' }, { type: 'plan-result', text: A, options: OPTS, result: PLAN }]);
+  assert.equal(s.text, A);
+  assert.equal(s.plan, PLAN);
+  assert.deepEqual(s.graph.ops[0].name, 'x');
+  assert.equal(isStale(s), false);
+});
+
+test('a broken text keeps the last valid plan and records the error', () => {
+  const s = run([{ type: 'load-example', id: 'a' }, { type: 'plan-result', text: A, options: OPTS, result: PLAN },
+    { type: 'set-text', text: '{"ops": [' }, { type: 'plan-result', text: '{"ops": [', options: OPTS, result: ERROR }]);
+  assert.equal(s.text, '{"ops": [', 'the typed text is kept');
+  assert.equal(s.plan, PLAN);
+  assert.equal(s.error, ERROR);
+});
+
+test('a plan result for an older text is ignored', () => {
+  const s = run([{ type: 'load-example', id: 'a' }, { type: 'set-text', text: 'newer' },
+    { type: 'plan-result', text: A, options: OPTS, result: PLAN }]);
+  assert.equal(s.plan, null);
+  assert.equal(isStale(s), true);
+});
+
+test('a graph edit rewrites the text in the canonical format and can be undone and redone', () => {
+  const s1 = run([{ type: 'load-example', id: 'a' },
+    { type: 'edit-graph', edit: { type: 'add', op: { name: 'y', kind: 'relu', inputs: ['x'], shape: [4], dtype: 'f32' } } }]);
+  assert.match(s1.text, /"name": "y", "kind": "relu", "inputs": \["x"\]/);
+  assert.deepEqual(s1.selection, { kind: 'op', id: 1 }, 'the new op is selected');
+  const s2 = run([{ type: 'undo' }], s1);
+  assert.equal(s2.text, A);
+  const s3 = run([{ type: 'redo' }], s2);
+  assert.equal(s3.text, s1.text);
+});
+
+test('consecutive typing is one undo step', () => {
+  const s = run([{ type: 'load-example', id: 'a' }, { type: 'set-text', text: 'a' }, { type: 'set-text', text: 'ab' }, { type: 'set-text', text: 'abc' }, { type: 'undo' }]);
+  assert.equal(s.text, A);
+});
+
+test('editing the graph while the text is broken changes nothing and says why', () => {
+  const s = run([{ type: 'set-text', text: '{"ops": [' }, { type: 'edit-graph', edit: { type: 'remove', op: 0 } }]);
+  assert.equal(s.text, '{"ops": [');
+  assert.match(s.notice.message, /Fix the JSON first/);
+});
+
+test('options are undoable and a link restore resets history', () => {
+  const s = run([{ type: 'load-example', id: 'a' }, { type: 'set-option', key: 'broadcast', value: false }]);
+  assert.equal(s.options.broadcast, false);
+  assert.equal(run([{ type: 'undo' }], s).options.broadcast, true);
+  const r = run([{ type: 'restore', state: { example: 'a', options: { resident_sources: true } } }], s);
+  assert.deepEqual(r.options, { broadcast: true, resident_sources: true });
+  assert.equal(r.text, A);
+  assert.equal(r.past.length, 0);
+});
+
+test('an unknown example is a notice; an unknown event type is a bug', () => {
+  assert.match(run([{ type: 'load-example', id: 'nope' }]).notice.message, /no example called/);
+  assert.throws(() => run([{ type: 'frobnicate' }]), /unknown event/);
+});
+
+test('the store calls subscribers only when the state changed', () => {
+  const store = createStore(ctx);
+  const seen = [];
+  store.subscribe((s, prev, e) => seen.push(e.type));
+  store.dispatch({ type: 'load-example', id: 'a' });
+  store.dispatch({ type: 'set-text', text: A });
+  store.dispatch({ type: 'select', target: { kind: 'op', id: 0 } });
+  assert.deepEqual(seen, ['load-example', 'select']);
+  assert.deepEqual(store.getState().selection, { kind: 'op', id: 0 });
+});

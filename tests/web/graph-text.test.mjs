@@ -1,0 +1,34 @@
+// graph-text.test.mjs — parsing, the one-op-per-line format, and resolving input references.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { formatGraph, parseGraphText, resolveInputs, opLabel } from '../../web/src/graph-text.js';
+
+const dir = new URL('../../examples/', import.meta.url);
+
+test('every example file is already in the canonical format (graph edits keep diffs small)', () => {
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
+    const text = readFileSync(new URL(f, dir), 'utf8');
+    assert.equal(formatGraph(parseGraphText(text).graph), text, f);
+  }
+});
+
+test('formatting keeps odd names exactly and puts keys in a fixed order', () => {
+  const graph = { ops: [{ shape: [2, 3], kind: 'input', name: 'a,1 "q"', dtype_bytes: 4 }] };
+  const text = formatGraph(graph);
+  assert.equal(text, '{"ops": [\n  {"name": "a,1 \\"q\\"", "kind": "input", "shape": [2, 3], "dtype_bytes": 4}\n]}\n');
+  assert.deepEqual(JSON.parse(text), graph);
+  assert.equal(formatGraph({ ops: [] }), '{"ops": []}\n');
+});
+
+test('text that is not a graph object does not parse', () => {
+  for (const t of ['', '{', '[]', '{"ops": 3}', 'null']) assert.equal(parseGraphText(t).ok, false, t);
+  assert.equal(parseGraphText('{"ops": []}').ok, true);
+});
+
+test('inputs resolve by index and by name; a dangling reference is -1', () => {
+  const g = { ops: [{ name: 'x', kind: 'input' }, { kind: 'relu', inputs: [0] }, { kind: 'add', inputs: ['x', 1, 'nope', 7] }] };
+  assert.deepEqual(resolveInputs(g), [[], [0], [0, 1, -1, -1]]);
+  assert.equal(opLabel(g, 0), 'x');
+  assert.equal(opLabel(g, 1), '#1 relu');
+});

@@ -1,0 +1,76 @@
+// url-state.test.mjs — share links: round trips, only non-defaults stored, versioned, damaged links as data.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { decodeState, encodeState, parseMode, embedSnippet, DEFAULT_OPTIONS, STATE_VERSION } from '../../web/src/url-state.js';
+
+const TEXT = '{"ops": [\n  {"name": "x", "kind": "input", "shape": [8], "dtype": "f32"},\n' +
+  '  {"name": "y", "kind": "relu", "inputs": ["x"], "shape": [8], "dtype": "f32"}\n]}\n';
+
+test('an unmodified gallery example with default options is a readable example link', () => {
+  const hash = encodeState({ example: 'diamond', text: 'T', options: DEFAULT_OPTIONS }, 'T');
+  assert.equal(hash, 'example=diamond');
+  assert.deepEqual(decodeState(`#${hash}`), { kind: 'state', state: { example: 'diamond', options: DEFAULT_OPTIONS } });
+});
+
+test('edited text and changed options round-trip through a versioned compressed link', () => {
+  const state = { example: 'bias-relu', text: TEXT, options: { broadcast: false, resident_sources: true } };
+  const hash = encodeState(state, 'the example text');
+  assert.match(hash, new RegExp(`^state=${STATE_VERSION}\\.`));
+  assert.deepEqual(decodeState(hash), { kind: 'state', state });
+});
+
+test('only what differs from the defaults is stored', () => {
+  const withDefaults = encodeState({ example: 'diamond', text: 'EDITED', options: DEFAULT_OPTIONS }, 'ORIGINAL');
+  const decoded = decodeState(withDefaults);
+  assert.deepEqual(decoded.state.options, DEFAULT_OPTIONS);
+  const sameText = encodeState({ example: 'diamond', text: 'ORIGINAL', options: { broadcast: false, resident_sources: false } }, 'ORIGINAL');
+  assert.equal(decodeState(sameText).state.text, undefined, 'the example text is not repeated in the link');
+  assert.ok(sameText.length < 70, `short link expected, got ${sameText}`);
+});
+
+test('golden links of format 1 keep opening the same state', () => {
+  const custom = 'state=1.N4IgLiBcLAOiB7ADgZ3pABAbVgOwxnCLgIYC2ApuhvAB7wA0NIA1gJa4Am18HSArmEbMUACxJIqUbAA4Auk3icwAT0k8QAMwDMAJngBfBngJFSlDSuHx2XDQCcKAG37WQfQWmk4Q9EApFxdW95RRBlNSlMeB19EAM8OQTcEAZEKFAAIyhNEicUCjT7KDB7fgoDAyA';
+  assert.deepEqual(decodeState(custom), { kind: 'state', state: { example: null, text: TEXT, options: { broadcast: false, resident_sources: true } } });
+  assert.deepEqual(decodeState('state=1.N4IgpiBcICYJYEMC2B7AdjEAaEAXKIAGiAL5A'),
+    { kind: 'state', state: { example: 'diamond', text: 'X', options: DEFAULT_OPTIONS } });
+});
+
+test('a truncated link is reported as damaged, not thrown', () => {
+  const hash = encodeState({ example: null, text: TEXT, options: DEFAULT_OPTIONS });
+  for (const cut of [hash.length - 5, Math.floor(hash.length / 2), 12]) {
+    const r = decodeState(hash.slice(0, cut));
+    assert.equal(r.kind, 'error', `cut at ${cut}`);
+    assert.match(r.message, /damaged or incomplete/);
+  }
+});
+
+test('foreign, garbled and ill-typed links are damaged links', () => {
+  const LZ = 'N4IgpiBcICYJYEMC2B7AdjEAaEAXKIAGiAL5A';
+  for (const hash of ['#hello', '#state=1.%%%%', '#state=1.', `#state=x.${LZ}`, '#example=../../etc', '#example=']) {
+    assert.equal(decodeState(hash).kind, 'error', hash);
+  }
+});
+
+test('a link from a newer format says so', () => {
+  const r = decodeState('#state=99.N4IgpiBcICYJYEMC2B7AdjEAaEAXKIAGiAL5A');
+  assert.equal(r.kind, 'error');
+  assert.match(r.message, /newer/);
+});
+
+test('no hash means no link state', () => {
+  assert.deepEqual(decodeState(''), { kind: 'empty' });
+  assert.deepEqual(decodeState('#'), { kind: 'empty' });
+});
+
+test('the page mode comes from ?embed, ?editable and ?json', () => {
+  assert.deepEqual(parseMode(''), { embed: false, editable: false, showJson: false });
+  assert.deepEqual(parseMode('?embed'), { embed: true, editable: false, showJson: false });
+  assert.deepEqual(parseMode('?embed&editable&json'), { embed: true, editable: true, showJson: true });
+  assert.deepEqual(parseMode('?embed=0'), { embed: false, editable: false, showJson: false });
+});
+
+test('the embed snippet is an iframe with the URL attribute-escaped', () => {
+  const s = embedSnippet('https://x.test/?embed&json#example=diamond');
+  assert.match(s, /^<iframe src="https:\/\/x\.test\/\?embed&amp;json#example=diamond"/);
+  assert.doesNotMatch(embedSnippet('a"onload="x'), /"onload="/);
+});

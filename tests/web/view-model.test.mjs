@@ -1,0 +1,52 @@
+// view-model.test.mjs — what the graph view draws is read from the plan, never decided in JS.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildViewModel } from '../../web/src/view-model.js';
+
+const graph = { ops: [
+  { name: 'x', kind: 'input', shape: [4], dtype: 'f32' },
+  { name: 'a', kind: 'Exp', inputs: ['x'], shape: [4], dtype: 'f32' },
+  { kind: 'relu', inputs: [1], shape: [4], dtype_bytes: 2 },
+  { name: 'm', kind: 'matmul', inputs: [2, 1], shape: [4], dtype: 'f32' },
+] };
+// A plan literal in the DESIGN §6 shape (numbers arbitrary: the view model must only copy them).
+const plan = {
+  ok: true,
+  groups: [{ id: 0, ops: [0], inputs: [], outputs: [0] }, { id: 1, ops: [1, 2], inputs: [0], outputs: [1, 2] }, { id: 2, ops: [3], inputs: [1, 2], outputs: [3] }],
+  op_group: [0, 1, 1, 2],
+  edges: [{ producer: 0, consumer: 1, fused: false, reason: 'source' }, { producer: 1, consumer: 2, fused: true },
+    { producer: 2, consumer: 3, fused: false, reason: 'barrier_consumer' }, { producer: 1, consumer: 3, fused: false, reason: 'barrier_consumer', detail: 'matmul' }],
+};
+
+test('ops carry their plan group, output flag, category and a label', () => {
+  const vm = buildViewModel(graph, plan);
+  assert.deepEqual(vm.nodes.map((n) => [n.label, n.category, n.kind, n.group, n.output, n.parent]), [
+    ['x', 'source', 'input', 0, true, null],
+    ['a', 'elementwise', 'exp', 1, true, 'g1'],
+    ['#2 relu', 'elementwise', 'relu', 1, true, 'g1'],
+    ['m', 'barrier', 'matmul', 2, true, null],
+  ]);
+  assert.equal(vm.nodes[2].dtype, '2 B');
+});
+
+test('only multi-op groups are clusters, each with its own colour', () => {
+  const vm = buildViewModel(graph, plan);
+  assert.deepEqual(vm.groups.map((g) => g.multi), [false, true, false]);
+  assert.equal(vm.groups[0].color, null);
+  assert.match(vm.groups[1].color, /^#[0-9a-f]{6}$/);
+});
+
+test('edges keep the planner’s fused flag, reason and detail; fused edges take the group colour', () => {
+  const vm = buildViewModel(graph, plan);
+  assert.deepEqual(vm.edges.map((e) => [e.id, e.fused, e.reason]), [
+    ['e0-1', false, 'source'], ['e1-2', true, null], ['e2-3', false, 'barrier_consumer'], ['e1-3', false, 'barrier_consumer']]);
+  assert.equal(vm.edges[1].color, vm.groups[1].color);
+  assert.equal(vm.edges[3].detail, 'matmul');
+});
+
+test('a producer used twice by one consumer is drawn as one edge', () => {
+  const g = { ops: [{ name: 'x', kind: 'input', shape: [2], dtype: 'f32' }, { name: 's', kind: 'mul', inputs: ['x', 'x'], shape: [2], dtype: 'f32' }] };
+  const p = { ok: true, groups: [{ id: 0, ops: [0], outputs: [0] }, { id: 1, ops: [1], outputs: [1] }], op_group: [0, 1],
+    edges: [{ producer: 0, consumer: 1, fused: false, reason: 'source' }, { producer: 0, consumer: 1, fused: false, reason: 'source' }] };
+  assert.equal(buildViewModel(g, p).edges.length, 1);
+});
