@@ -77,6 +77,8 @@ void price_plan(const FusionGraph& g, FusionPlan& plan) {
     plan.bytes_fused += group.bytes_read + group.bytes_written;
     if (!all_sources) ++plan.kernels_fused;
   }
+  plan.op_bytes_unfused.resize(g.size());
+  for (std::size_t x = 0; x < g.size(); ++x) plan.op_bytes_unfused[x] = op_bytes_unfused(g, static_cast<OpId>(x), resident);
   plan.bytes_unfused = unfused_bytes(g, resident).value_or(0);
   plan.kernels_unfused = static_cast<std::int64_t>(
       std::count_if(g.ops().begin(), g.ops().end(), [](const FusionOp& op) { return !op.is_source(); }));

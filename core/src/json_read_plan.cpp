@@ -137,6 +137,16 @@ Expected<FusionPlan> read_plan_json(std::string_view text) {
     for (std::size_t i = 0; i < edges->size(); ++i)
       plan.edges.push_back(read_edge((*edges)[i], "/edges/" + std::to_string(i), f));
   plan.bytes_unfused = f.count(root, "bytes_unfused", "");
+  if (const json* counts = f.list(root, "op_bytes_unfused", ""))
+    for (std::size_t i = 0; i < counts->size() && !f.error; ++i) {
+      const json& c = (*counts)[i];
+      if (c.is_number_unsigned() || (c.is_number_integer() && c.get<std::int64_t>() >= 0))
+        plan.op_bytes_unfused.push_back(c.get<std::uint64_t>());
+      else
+        f.error = make_error(ErrorCode::invalid_plan, "the plan field /op_bytes_unfused/" + std::to_string(i) +
+                                                          " must be a non-negative integer",
+                             "/op_bytes_unfused/" + std::to_string(i));
+    }
   plan.bytes_fused = f.count(root, "bytes_fused", "");
   plan.kernels_unfused = static_cast<std::int64_t>(f.count(root, "kernels_unfused", ""));
   plan.kernels_fused = static_cast<std::int64_t>(f.count(root, "kernels_fused", ""));

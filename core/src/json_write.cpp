@@ -21,6 +21,15 @@ void append_ids(std::string& out, const std::vector<std::int32_t>& ids) {
   out += ']';
 }
 
+void append_counts(std::string& out, const std::vector<std::uint64_t>& counts) {
+  out += '[';
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (i) out += ',';
+    out += std::to_string(counts[i]);
+  }
+  out += ']';
+}
+
 void append_group(std::string& out, const FusionGroup& group) {
   out += "{\"id\":" + std::to_string(group.id) + ",\"ops\":";
   append_ids(out, group.ops);
@@ -67,6 +76,8 @@ std::string write_plan_json(const FusionPlan& plan) {
   out += ",\"speedup_estimate\":" + json(plan.speedup_estimate).dump();
   out += ",\"kernels_unfused\":" + std::to_string(plan.kernels_unfused);
   out += ",\"kernels_fused\":" + std::to_string(plan.kernels_fused);
+  out += ",\"op_bytes_unfused\":";
+  append_counts(out, plan.op_bytes_unfused);
   out += ",\"edges\":[";
   for (std::size_t i = 0; i < plan.edges.size(); ++i) {
     if (i) out += ',';

@@ -188,16 +188,28 @@ class Checker {
     }
   }
 
+  // One op's unfused traffic: its distinct inputs read, its output written (nothing for a resident source).
+  std::uint64_t op_total(const FusionOp& op) const {
+    const std::set<OpId> distinct(op.inputs.begin(), op.inputs.end());
+    std::uint64_t bytes = (options_.resident_sources && op.inputs.empty()) ? 0 : bytes_of(op);
+    for (OpId in : distinct) bytes += bytes_of(g_.op(in));
+    return bytes;
+  }
+
   void check_totals() {
     std::uint64_t unfused = 0;
     std::int64_t kernels = 0;
     for (std::size_t x = 0; x < g_.size(); ++x) {
       const FusionOp& op = g_.op(static_cast<OpId>(x));
-      const std::set<OpId> distinct(op.inputs.begin(), op.inputs.end());
-      for (OpId in : distinct) unfused += bytes_of(g_.op(in));
-      if (!(options_.resident_sources && op.inputs.empty())) unfused += bytes_of(op);
+      unfused += op_total(op);
       if (!op.inputs.empty()) ++kernels;
+      if (x < plan_.op_bytes_unfused.size() && plan_.op_bytes_unfused[x] != op_total(op))
+        fail("totals", "op_bytes_unfused of op " + std::to_string(x) + " is " + std::to_string(plan_.op_bytes_unfused[x]) +
+                           "; the model gives " + std::to_string(op_total(op)), {}, static_cast<std::int64_t>(x));
     }
+    if (plan_.op_bytes_unfused.size() != g_.size())
+      fail("totals", "op_bytes_unfused has " + std::to_string(plan_.op_bytes_unfused.size()) + " entries for " +
+                         std::to_string(g_.size()) + " ops");
     if (plan_.bytes_unfused != unfused)
       fail("totals", "bytes_unfused is " + std::to_string(plan_.bytes_unfused) + "; the model gives " +
                          std::to_string(unfused));

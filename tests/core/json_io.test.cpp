@@ -48,6 +48,7 @@ TEST_CASE("a plan is written in the documented format, byte for byte") {
         R"({"id":2,"ops":[2,3],"inputs":[0,1],"outputs":[3],"bytes_read":3148800,"bytes_written":3145728}],)"
         R"("op_group":[0,1,2,2],"bytes_unfused":15734784,"bytes_fused":9443328,)"
         R"("speedup_estimate":1.6662329212752114,"kernels_unfused":2,"kernels_fused":1,)"
+        R"("op_bytes_unfused":[3145728,3072,6294528,6291456],)"
         R"("edges":[{"producer":0,"consumer":2,"fused":false,"reason":"source"},)"
         R"({"producer":1,"consumer":2,"fused":false,"reason":"source"},{"producer":2,"consumer":3,"fused":true}]})");
 }

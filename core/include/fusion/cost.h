@@ -22,8 +22,8 @@ std::optional<std::uint64_t> unfused_bytes(const FusionGraph& graph, bool reside
 // The bytes one op moves unfused (its distinct inputs read plus its output written).
 std::uint64_t op_bytes_unfused(const FusionGraph& graph, OpId id, bool resident_sources);
 
-// Fills every group's inputs, outputs, bytes_read and bytes_written, and the plan's totals, speedup
-// and kernel counts, from plan.op_group and each group's ops. Precondition: the graph validates (so
+// Fills every group's inputs, outputs, bytes_read and bytes_written, each op's unfused bytes, and the
+// plan's totals, speedup and kernel counts, from plan.op_group and each group's ops. Precondition: the graph validates (so
 // no sum overflows) and op_group is a partition consistent with the groups' ops.
 void price_plan(const FusionGraph& graph, FusionPlan& plan);
 

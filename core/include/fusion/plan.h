@@ -55,6 +55,7 @@ struct FusionPlan {
   std::vector<FusionGroup> groups;
   std::vector<std::int32_t> op_group;  // op id -> group id
   std::vector<EdgeDecision> edges;     // by consumer id, then first occurrence among its inputs
+  std::vector<std::uint64_t> op_bytes_unfused;  // per op: its distinct inputs read + its output written
   std::uint64_t bytes_unfused = 0;
   std::uint64_t bytes_fused = 0;
   double speedup_estimate = 1.0;       // bytes_unfused / bytes_fused, 1.0 when both are 0
