@@ -1,4 +1,6 @@
-// json_read.cpp — the graph document into a validated FusionGraph, with located errors.
+// json_read.cpp — the graph document into a FusionGraph, streamed: nlohmann's SAX events go straight
+// into ops, so no JSON tree is built (a 1,000,000-op file needs no more memory than its ops) and
+// nothing can run out of memory in a destructor. Every problem is collected with its op and path.
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -12,23 +14,6 @@ namespace {
 
 using json = nlohmann::json;
 using detail::make_error;
-using detail::parse_text;
-
-std::string type_name(const json& v) { return v.type_name(); }
-
-// A non-negative integer up to 2^53 - 1, read from a JSON number.
-std::optional<std::int64_t> exact_count(const json& v) {
-  if (v.is_number_unsigned()) {
-    const auto u = v.get<std::uint64_t>();
-    if (u <= kMaxExactBytes) return static_cast<std::int64_t>(u);
-    return std::nullopt;
-  }
-  if (v.is_number_integer()) {
-    const auto i = v.get<std::int64_t>();
-    if (i >= 0) return i;
-  }
-  return std::nullopt;
-}
 
 constexpr std::array<std::string_view, 6> kOpFields = {"name", "kind", "inputs", "shape", "dtype", "dtype_bytes"};
 constexpr std::array<std::string_view, 4> kTopFields = {"ops", "name", "description", "$schema"};
@@ -40,197 +25,329 @@ bool is_one_of(std::string_view key, const std::array<std::string_view, N>& allo
   return false;
 }
 
-class GraphReader {
+// A short quotation of a JSON scalar for messages.
+std::string quoted(std::string_view text) {
+  std::string out(1, '"');
+  out.append(text.substr(0, 40));
+  out.append(text.size() > 40 ? "...\"" : "\"");
+  return out;
+}
+
+// Where the reader is: one frame per open object or array.
+enum class Frame { top, ops, op, inputs, shape, skip };
+
+// One scalar JSON value as the handlers see it.
+struct Scalar {
+  enum Type { null, boolean, integer, unsigned_integer, floating, string } type;
+  std::int64_t i = 0;
+  std::uint64_t u = 0;
+  std::string_view text;  // the literal for floats, booleans and null; the contents of strings
+
+  // The value as a count 0..2^53-1, or nullopt.
+  std::optional<std::int64_t> count() const {
+    if (type == unsigned_integer && u <= kMaxExactBytes) return static_cast<std::int64_t>(u);
+    if (type == integer && i >= 0) return i;
+    return std::nullopt;
+  }
+  std::string describe() const {
+    if (type == string) return quoted(text);
+    if (type == integer) return std::to_string(i);
+    if (type == unsigned_integer) return std::to_string(u);
+    return std::string(text);
+  }
+};
+
+// An op being read, with what it still lacks.
+struct OpDraft {
+  FusionOp op;
+  bool has_kind = false, has_shape = false, dtype_reported = false;
+  std::optional<std::int64_t> dtype_from_name, dtype_from_bytes;
+  std::vector<std::pair<std::size_t, std::string>> named_inputs;  // (slot, name), resolved at the end
+};
+
+class GraphSax : public nlohmann::json_sax<json> {
  public:
-  Expected<FusionGraph> read(const json& doc) {
-    if (!doc.is_object())
-      return make_error(ErrorCode::invalid_type,
-                        "the graph must be a JSON object {\"ops\": [...]}, not " + type_name(doc), "");
-    for (const auto& [key, value] : doc.items())
-      if (!is_one_of(key, kTopFields))
-        add(ErrorCode::unknown_field, "unknown top-level field '" + key + "'; a graph has \"ops\"", "/" + key);
-    const auto ops = doc.find("ops");
-    if (ops == doc.end()) add(ErrorCode::missing_field, "the graph has no \"ops\" list", "/ops");
-    else if (!ops->is_array())
-      add(ErrorCode::invalid_type, "\"ops\" must be a list of ops, not " + type_name(*ops), "/ops");
+  explicit GraphSax(std::string_view text) : text_(text) {}
+
+  Expected<FusionGraph> finish() {
+    if (syntax_error_) return std::move(*syntax_error_);
+    if (!saw_ops_) add(ErrorCode::missing_field, "the graph has no \"ops\" list", "/ops");
+    resolve_inputs();
     if (!errors_.empty()) return std::move(errors_);
-    ops_count_ = ops->size();
-    index_names(*ops);
-    std::vector<FusionOp> parsed;
-    parsed.reserve(ops->size());
-    for (std::size_t i = 0; i < ops->size(); ++i) parsed.push_back(read_op((*ops)[i], static_cast<std::int64_t>(i)));
-    if (!errors_.empty()) return std::move(errors_);
-    return FusionGraph::from_ops(std::move(parsed));
+    std::vector<FusionOp> ops;
+    ops.reserve(drafts_.size());
+    for (OpDraft& d : drafts_) ops.push_back(std::move(d.op));
+    return FusionGraph::from_ops(std::move(ops));
+  }
+
+  // --- SAX events ---------------------------------------------------------------------------------
+  bool null() override { return scalar({Scalar::null, 0, 0, "null"}); }
+  bool boolean(bool v) override { return scalar({Scalar::boolean, 0, 0, v ? "true" : "false"}); }
+  bool number_integer(number_integer_t v) override { return scalar({Scalar::integer, v, 0, {}}); }
+  bool number_unsigned(number_unsigned_t v) override { return scalar({Scalar::unsigned_integer, 0, v, {}}); }
+  bool number_float(number_float_t, const string_t& literal) override {
+    return scalar({Scalar::floating, 0, 0, literal});
+  }
+  bool string(string_t& v) override { return scalar({Scalar::string, 0, 0, v}); }
+  bool binary(binary_t&) override { return scalar({Scalar::null, 0, 0, "binary"}); }
+
+  bool start_object(std::size_t) override { return open(false); }
+  bool start_array(std::size_t) override { return open(true); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+
+  bool key(string_t& k) override {
+    key_ = k;
+    skip_value_ = false;
+    if (frames_.back() == Frame::top) {
+      if (!is_one_of(key_, kTopFields)) {
+        add(ErrorCode::unknown_field, "unknown top-level field '" + key_ + "'; a graph has \"ops\"", "/" + key_);
+      }
+      skip_value_ = key_ != "ops";
+    } else if (frames_.back() == Frame::op && !is_one_of(key_, kOpFields)) {
+      add_op_error(ErrorCode::unknown_field,
+                   "op " + std::to_string(op_index()) + " has an unknown field '" + key_ +
+                       "'; ops have name, kind, inputs, shape, dtype or dtype_bytes",
+                   "/" + key_);
+      skip_value_ = true;
+    }
+    return true;
+  }
+
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+    syntax_error_ = detail::syntax_error(text_, position, e.what());
+    return false;
   }
 
  private:
+  // --- structure ----------------------------------------------------------------------------------
+  bool open(bool array) {
+    if (frames_.empty()) {
+      if (array) {
+        add(ErrorCode::invalid_type, "the graph must be a JSON object {\"ops\": [...]}, not a list", "");
+        return false;
+      }
+      frames_.push_back(Frame::top);
+      element_.push_back(0);
+      return true;
+    }
+    const Frame parent = frames_.back();
+    const std::string what = array ? "a list" : "an object";
+    if (parent == Frame::skip || skip_value_) {
+      skip_value_ = false;
+      frames_.push_back(Frame::skip);
+    } else if (parent == Frame::top) {  // key "ops"
+      saw_ops_ = true;
+      if (!array) add(ErrorCode::invalid_type, "\"ops\" must be a list of ops, not an object", "/ops");
+      frames_.push_back(array ? Frame::ops : Frame::skip);
+    } else if (parent == Frame::ops) {
+      drafts_.emplace_back();
+      if (array) {
+        add_op_error(ErrorCode::invalid_type, "op " + std::to_string(op_index()) + " must be an object, not a list", "");
+        drafts_.back().dtype_reported = drafts_.back().has_kind = drafts_.back().has_shape = true;
+      }
+      frames_.push_back(array ? Frame::skip : Frame::op);
+    } else if (parent == Frame::op) {
+      if (array && key_ == "inputs") frames_.push_back(Frame::inputs);
+      else if (array && key_ == "shape") {
+        draft().has_shape = true;
+        frames_.push_back(Frame::shape);
+      } else {
+        field_type_error(what);
+        frames_.push_back(Frame::skip);
+      }
+    } else {  // an element of inputs or shape
+      element_error(Scalar{Scalar::null, 0, 0, what});
+      frames_.push_back(Frame::skip);
+    }
+    element_.push_back(0);
+    return true;
+  }
+
+  bool close() {
+    const Frame done = frames_.back();
+    frames_.pop_back();
+    element_.pop_back();
+    if (done == Frame::op) finish_op();
+    if (!element_.empty()) ++element_.back();
+    return true;
+  }
+
+  // --- values -------------------------------------------------------------------------------------
+  bool scalar(const Scalar& v) {
+    if (frames_.empty()) {
+      add(ErrorCode::invalid_type, "the graph must be a JSON object {\"ops\": [...]}, not " + v.describe(), "");
+      return false;
+    }
+    const Frame frame = frames_.back();
+    if (skip_value_ || frame == Frame::skip) {
+      skip_value_ = false;
+    } else if (frame == Frame::top) {
+      saw_ops_ = true;
+      add(ErrorCode::invalid_type, "\"ops\" must be a list of ops, not " + v.describe(), "/ops");
+    } else if (frame == Frame::ops) {
+      drafts_.emplace_back();
+      drafts_.back().dtype_reported = drafts_.back().has_kind = drafts_.back().has_shape = true;
+      add_op_error(ErrorCode::invalid_type, "op " + std::to_string(op_index()) + " must be an object, not " + v.describe(), "");
+    } else if (frame == Frame::op) {
+      op_field(v);
+    } else {
+      element_error(v);
+    }
+    ++element_.back();
+    return true;
+  }
+
+  void op_field(const Scalar& v) {
+    OpDraft& d = draft();
+    if (key_ == "name") {
+      if (v.type != Scalar::string) return field_type_error(v.describe());
+      d.op.name = std::string(v.text);
+      if (d.op.name.empty())
+        add_op_error(ErrorCode::invalid_name, "the name of op " + std::to_string(op_index()) + " is empty; omit it or give a label", "/name");
+      else if (d.op.name.size() > kMaxNameBytes)
+        add_op_error(ErrorCode::invalid_name, "the name of op " + std::to_string(op_index()) + " is " +
+                                                  std::to_string(d.op.name.size()) + " bytes long; names are at most " +
+                                                  std::to_string(kMaxNameBytes),
+                     "/name");
+      else
+        first_with_name_.emplace(d.op.name, static_cast<OpId>(op_index()));
+    } else if (key_ == "kind") {
+      d.has_kind = true;
+      if (v.type != Scalar::string) return field_type_error(v.describe());
+      const auto kind = parse_op_kind(v.text);
+      if (!kind)
+        return add_op_error(ErrorCode::unknown_kind,
+                            where() + " has unknown kind '" + std::string(v.text.substr(0, 40)) + "'" +
+                                "; use an elementwise kind (add, mul, relu, ...), a barrier (matmul, reduce_sum, ...), "
+                                "input or constant, or 'opaque' for anything else",
+                            "/kind");
+      d.op.kind = *kind;
+    } else if (key_ == "dtype") {
+      d.dtype_from_name = v.type == Scalar::string ? dtype_size(v.text) : std::nullopt;
+      if (!d.dtype_from_name) {
+        d.dtype_reported = true;
+        add_op_error(ErrorCode::unknown_dtype,
+                     where() + " has dtype " + v.describe() +
+                         "; use f32, f16, bf16, f64, f8, i8, i16, i32, i64, u8, u16, u32, u64 or bool, or give dtype_bytes",
+                     "/dtype");
+      }
+    } else if (key_ == "dtype_bytes") {
+      d.dtype_from_bytes = v.count();
+      if (!d.dtype_from_bytes || *d.dtype_from_bytes == 0) {
+        d.dtype_reported = true;
+        d.dtype_from_bytes.reset();
+        add_op_error(ErrorCode::invalid_dtype_bytes,
+                     "dtype_bytes of " + where() + " is " + v.describe() + "; it must be a positive whole number of bytes per element",
+                     "/dtype_bytes");
+      }
+    } else {  // inputs or shape given as a scalar
+      if (key_ == "shape") d.has_shape = true;
+      field_type_error(v.describe());
+    }
+  }
+
+  void element_error(const Scalar& v) {
+    const std::size_t k = element_.back();
+    const std::string at = "/" + key_ + "/" + std::to_string(k);
+    if (frames_.back() == Frame::shape) {
+      if (auto dim = v.count()) return draft().op.shape.push_back(*dim);
+      return add_op_error(ErrorCode::invalid_dimension,
+                          "dimension " + std::to_string(k) + " of " + where() + " is " + v.describe() +
+                              "; dimensions must be integers from 0 to 2^53 - 1",
+                          at);
+    }
+    OpDraft& d = draft();
+    if (v.type == Scalar::string) {
+      d.named_inputs.emplace_back(d.op.inputs.size(), std::string(v.text));
+      d.op.inputs.push_back(-1);  // resolved in resolve_inputs()
+    } else if (v.type == Scalar::integer || v.type == Scalar::unsigned_integer) {
+      const bool fits = v.type == Scalar::unsigned_integer ? v.u <= INT32_MAX : v.i >= 0 && v.i <= INT32_MAX;
+      if (!fits)
+        return add_op_error(ErrorCode::unknown_input,
+                            "input " + std::to_string(k) + " of " + where() + " is " + v.describe() + ", which is not an op index", at);
+      d.op.inputs.push_back(static_cast<OpId>(v.type == Scalar::unsigned_integer ? static_cast<std::int64_t>(v.u) : v.i));
+    } else {
+      add_op_error(ErrorCode::invalid_type,
+                   "input " + std::to_string(k) + " of " + where() + " must be an op index or an op name, not " + v.describe(), at);
+    }
+  }
+
+  void field_type_error(const std::string& what) {
+    const std::string expected = key_ == "name" || key_ == "kind" ? "a string"
+                                 : key_ == "shape"                ? "a list of dimensions"
+                                                                  : "a list";
+    if (key_ == "dtype" || key_ == "dtype_bytes") return;  // reported by op_field
+    if (key_ == "kind") draft().has_kind = true;
+    add_op_error(ErrorCode::invalid_type, "the " + key_ + " of " + where() + " must be " + expected + ", not " + what, "/" + key_);
+  }
+
+  void finish_op() {
+    OpDraft& d = draft();
+    const std::string i = std::to_string(op_index());
+    if (!d.has_kind) add_op_error(ErrorCode::missing_field, where() + " has no \"kind\" (e.g. \"add\", \"matmul\")", "/kind");
+    if (!d.has_shape) add_op_error(ErrorCode::missing_field, where() + " has no \"shape\" (use [] for a scalar)", "/shape");
+    if (d.dtype_reported) return;
+    if (!d.dtype_from_name && !d.dtype_from_bytes)
+      return add_op_error(ErrorCode::missing_field, where() + " needs a \"dtype\" (e.g. \"f32\") or \"dtype_bytes\"", "/dtype");
+    if (d.dtype_from_name && d.dtype_from_bytes && *d.dtype_from_name != *d.dtype_from_bytes)
+      return add_op_error(ErrorCode::invalid_dtype_bytes,
+                          where() + " has a dtype of " + std::to_string(*d.dtype_from_name) + " bytes but dtype_bytes " +
+                              std::to_string(*d.dtype_from_bytes) + "; give one or make them agree",
+                          "/dtype_bytes");
+    d.op.dtype_bytes = d.dtype_from_name ? *d.dtype_from_name : *d.dtype_from_bytes;
+  }
+
+  // Names may refer to ops further down, so they are resolved once every op is read.
+  void resolve_inputs() {
+    const std::size_t n = drafts_.size();
+    for (std::size_t x = 0; x < n; ++x) {
+      FusionOp& op = drafts_[x].op;
+      for (const auto& [slot, name] : drafts_[x].named_inputs) {
+        const auto found = first_with_name_.find(name);
+        if (found == first_with_name_.end())
+          add(ErrorCode::unknown_input,
+              "input " + std::to_string(slot) + " of " + where(x) + " names '" + name.substr(0, 40) +
+                  "', but no op has that name",
+              "/ops/" + std::to_string(x) + "/inputs/" + std::to_string(slot), static_cast<std::int64_t>(x));
+        else
+          op.inputs[slot] = found->second;
+      }
+      for (std::size_t slot = 0; slot < op.inputs.size(); ++slot)
+        if (op.inputs[slot] >= 0 && static_cast<std::size_t>(op.inputs[slot]) >= n)
+          add(ErrorCode::unknown_input,
+              "input " + std::to_string(slot) + " of " + where(x) + " is " + std::to_string(op.inputs[slot]) +
+                  ", but the graph has ops 0 to " + std::to_string(static_cast<std::int64_t>(n) - 1),
+              "/ops/" + std::to_string(x) + "/inputs/" + std::to_string(slot), static_cast<std::int64_t>(x));
+    }
+  }
+
+  // --- helpers ------------------------------------------------------------------------------------
+  OpDraft& draft() { return drafts_.back(); }
+  std::size_t op_index() const { return drafts_.size() - 1; }
+  std::string where(std::size_t x) const {
+    const std::string& name = drafts_[x].op.name;
+    return "op " + std::to_string(x) + (name.empty() ? "" : " ('" + name + "')");
+  }
+  std::string where() const { return where(op_index()); }
+
   void add(ErrorCode code, std::string message, std::string path, std::optional<std::int64_t> op = {}) {
     if (errors_.size() < kMaxReportedErrors) errors_.push_back(make_error(code, std::move(message), std::move(path), op));
   }
-
-  void index_names(const json& ops) {
-    for (std::size_t i = 0; i < ops.size(); ++i) {
-      if (!ops[i].is_object()) continue;
-      const auto name = ops[i].find("name");
-      if (name != ops[i].end() && name->is_string())
-        index_of_name_.emplace(name->get_ref<const std::string&>(), static_cast<OpId>(i));
-    }
+  void add_op_error(ErrorCode code, std::string message, const std::string& subpath) {
+    add(code, std::move(message), "/ops/" + std::to_string(op_index()) + subpath, static_cast<std::int64_t>(op_index()));
   }
 
-  static std::string where(std::int64_t i, const std::string& name) {
-    return "op " + std::to_string(i) + (name.empty() ? "" : " ('" + name + "')");
-  }
-
-  FusionOp read_op(const json& v, std::int64_t i) {
-    FusionOp op;
-    const std::string path = "/ops/" + std::to_string(i);
-    if (!v.is_object()) {
-      add(ErrorCode::invalid_type, "op " + std::to_string(i) + " must be an object, not " + type_name(v), path, i);
-      return op;
-    }
-    for (const auto& [key, value] : v.items())
-      if (!is_one_of(key, kOpFields))
-        add(ErrorCode::unknown_field,
-            "op " + std::to_string(i) + " has an unknown field '" + key +
-                "'; ops have name, kind, inputs, shape, dtype or dtype_bytes",
-            path + "/" + key, i);
-    read_name(v, i, path, op);
-    read_kind(v, i, path, op);
-    read_inputs(v, i, path, op);
-    read_shape(v, i, path, op);
-    read_dtype(v, i, path, op);
-    return op;
-  }
-
-  void read_name(const json& v, std::int64_t i, const std::string& path, FusionOp& op) {
-    const auto it = v.find("name");
-    if (it == v.end()) return;
-    if (!it->is_string())
-      return add(ErrorCode::invalid_type, "the name of op " + std::to_string(i) + " must be a string", path + "/name", i);
-    op.name = it->get<std::string>();
-    if (op.name.empty())
-      add(ErrorCode::invalid_name, "the name of op " + std::to_string(i) + " is empty; omit it or give a label",
-          path + "/name", i);
-  }
-
-  void read_kind(const json& v, std::int64_t i, const std::string& path, FusionOp& op) {
-    const auto it = v.find("kind");
-    if (it == v.end())
-      return add(ErrorCode::missing_field, where(i, op.name) + " has no \"kind\" (e.g. \"add\", \"matmul\")",
-                 path + "/kind", i);
-    if (!it->is_string())
-      return add(ErrorCode::invalid_type, "the kind of " + where(i, op.name) + " must be a string", path + "/kind", i);
-    const auto kind = parse_op_kind(it->get_ref<const std::string&>());
-    if (!kind)
-      return add(ErrorCode::unknown_kind,
-                 where(i, op.name) + " has unknown kind '" + it->get<std::string>() +
-                     "'; use an elementwise kind (add, mul, relu, ...), a barrier (matmul, reduce_sum, ...), "
-                     "input or constant, or 'opaque' for anything else",
-                 path + "/kind", i);
-    op.kind = *kind;
-  }
-
-  void read_inputs(const json& v, std::int64_t i, const std::string& path, FusionOp& op) {
-    const auto it = v.find("inputs");
-    if (it == v.end()) return;
-    if (!it->is_array())
-      return add(ErrorCode::invalid_type, "the inputs of " + where(i, op.name) + " must be a list", path + "/inputs", i);
-    op.inputs.reserve(it->size());
-    for (std::size_t k = 0; k < it->size(); ++k) {
-      const json& ref = (*it)[k];
-      const std::string at = path + "/inputs/" + std::to_string(k);
-      if (ref.is_string()) {
-        const auto found = index_of_name_.find(ref.get_ref<const std::string&>());
-        if (found == index_of_name_.end()) {
-          add(ErrorCode::unknown_input,
-              "input " + std::to_string(k) + " of " + where(i, op.name) + " names '" + ref.get<std::string>() +
-                  "', but no op has that name",
-              at, i);
-          continue;
-        }
-        op.inputs.push_back(found->second);
-      } else if (ref.is_number_integer()) {
-        const bool fits = ref.is_number_unsigned() ? ref.get<std::uint64_t>() <= INT32_MAX
-                                                   : ref.get<std::int64_t>() >= 0 && ref.get<std::int64_t>() <= INT32_MAX;
-        if (!fits) {
-          add(ErrorCode::unknown_input,
-              "input " + std::to_string(k) + " of " + where(i, op.name) + " is " + ref.dump() +
-                  ", which is not an op index",
-              at, i);
-          continue;
-        }
-        const auto id = static_cast<OpId>(ref.get<std::int64_t>());
-        if (static_cast<std::size_t>(id) >= ops_count_)
-          add(ErrorCode::unknown_input,
-              "input " + std::to_string(k) + " of " + where(i, op.name) + " is " + std::to_string(id) +
-                  ", but the graph has ops 0 to " + std::to_string(static_cast<std::int64_t>(ops_count_) - 1),
-              at, i);
-        op.inputs.push_back(id);
-      } else {
-        add(ErrorCode::invalid_type,
-            "input " + std::to_string(k) + " of " + where(i, op.name) + " must be an op index or an op name, not " +
-                type_name(ref),
-            at, i);
-      }
-    }
-  }
-
-  void read_shape(const json& v, std::int64_t i, const std::string& path, FusionOp& op) {
-    const auto it = v.find("shape");
-    if (it == v.end())
-      return add(ErrorCode::missing_field, where(i, op.name) + " has no \"shape\" (use [] for a scalar)",
-                 path + "/shape", i);
-    if (!it->is_array())
-      return add(ErrorCode::invalid_type, "the shape of " + where(i, op.name) + " must be a list of dimensions",
-                 path + "/shape", i);
-    op.shape.reserve(it->size());
-    for (std::size_t d = 0; d < it->size(); ++d) {
-      const auto dim = exact_count((*it)[d]);
-      if (!dim) {
-        add(ErrorCode::invalid_dimension,
-            "dimension " + std::to_string(d) + " of " + where(i, op.name) + " is " + (*it)[d].dump() +
-                "; dimensions must be integers from 0 to 2^53 - 1",
-            path + "/shape/" + std::to_string(d), i);
-        continue;
-      }
-      op.shape.push_back(*dim);
-    }
-  }
-
-  void read_dtype(const json& v, std::int64_t i, const std::string& path, FusionOp& op) {
-    const auto name = v.find("dtype");
-    const auto bytes = v.find("dtype_bytes");
-    std::optional<std::int64_t> from_name, from_bytes;
-    if (name != v.end()) {
-      if (name->is_string()) from_name = dtype_size(name->get_ref<const std::string&>());
-      if (!from_name)
-        return add(ErrorCode::unknown_dtype,
-                   where(i, op.name) + " has dtype " + name->dump() +
-                       "; use f32, f16, bf16, f64, f8, i8, i16, i32, i64, u8, u16, u32, u64 or bool, or give dtype_bytes",
-                   path + "/dtype", i);
-    }
-    if (bytes != v.end()) {
-      from_bytes = exact_count(*bytes);
-      if (!from_bytes || *from_bytes == 0)
-        return add(ErrorCode::invalid_dtype_bytes,
-                   "dtype_bytes of " + where(i, op.name) + " is " + bytes->dump() +
-                       "; it must be a positive whole number of bytes per element",
-                   path + "/dtype_bytes", i);
-    }
-    if (!from_name && !from_bytes)
-      return add(ErrorCode::missing_field, where(i, op.name) + " needs a \"dtype\" (e.g. \"f32\") or \"dtype_bytes\"",
-                 path + "/dtype", i);
-    if (from_name && from_bytes && *from_name != *from_bytes)
-      return add(ErrorCode::invalid_dtype_bytes,
-                 where(i, op.name) + " has dtype " + name->dump() + " (" + std::to_string(*from_name) +
-                     " bytes) but dtype_bytes " + std::to_string(*from_bytes) + "; give one or make them agree",
-                 path + "/dtype_bytes", i);
-    op.dtype_bytes = from_name ? *from_name : *from_bytes;
-  }
-
+  std::string_view text_;
+  std::vector<Frame> frames_;
+  std::vector<std::size_t> element_;  // per open frame: index of the next element
+  std::string key_;                   // the last key read in an object
+  bool skip_value_ = false;           // the next value belongs to an ignored or unknown key
+  bool saw_ops_ = false;
+  std::vector<OpDraft> drafts_;
+  std::unordered_map<std::string, OpId> first_with_name_;
   std::vector<Error> errors_;
-  std::unordered_map<std::string, OpId> index_of_name_;
-  std::size_t ops_count_ = 0;
+  std::optional<Error> syntax_error_;
 };
 
 }  // namespace
@@ -247,9 +364,11 @@ std::optional<std::int64_t> dtype_size(std::string_view dtype) {
 }
 
 Expected<FusionGraph> read_graph_json(std::string_view text) {
-  Expected<json> doc = parse_text(text);
-  if (!doc) return doc.errors();
-  return GraphReader().read(*doc);
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos)
+    return detail::syntax_error(text, nul + 1, "the text contains a NUL character, which JSON does not allow");
+  GraphSax reader(text);
+  json::sax_parse(text.begin(), text.end(), &reader);
+  return reader.finish();
 }
 
 }  // namespace fusion

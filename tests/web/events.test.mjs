@@ -83,3 +83,15 @@ test('the store calls subscribers only when the state changed', () => {
   assert.deepEqual(seen, ['load-example', 'select']);
   assert.deepEqual(store.getState().selection, { kind: 'op', id: 0 });
 });
+
+test('colouring by bytes is a view choice: not on the undo stack, kept across examples; unknown values are bugs', () => {
+  let s = run([{ type: 'load-example', id: 'a' }]);
+  assert.equal(s.colorBy, 'group');
+  const past = s.past.length;
+  s = reduce(s, { type: 'set-color-by', value: 'bytes' }, ctx);
+  assert.equal(s.colorBy, 'bytes');
+  assert.equal(s.past.length, past, 'not an undo step');
+  assert.equal(reduce(s, { type: 'set-color-by', value: 'bytes' }, ctx), s, 'no change, same state');
+  assert.equal(run([{ type: 'load-example', id: 'a' }, { type: 'undo' }], s).colorBy, 'bytes');
+  assert.throws(() => reduce(s, { type: 'set-color-by', value: 'rainbow' }, ctx), /unknown colouring/);
+});

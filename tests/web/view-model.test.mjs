@@ -50,3 +50,13 @@ test('a producer used twice by one consumer is drawn as one edge', () => {
     edges: [{ producer: 0, consumer: 1, fused: false, reason: 'source' }, { producer: 0, consumer: 1, fused: false, reason: 'source' }] };
   assert.equal(buildViewModel(g, p).edges.length, 1);
 });
+
+test('each op carries the planner’s bytes moved and its colour bin; the legend bins come along', () => {
+  const vm = buildViewModel(graph, { ...plan, op_bytes_unfused: [16, 48, 2000, 7] });
+  assert.deepEqual(vm.nodes.map((n) => n.bytes), [16, 48, 2000, 7]);
+  assert.equal(vm.nodes[2].heat, vm.heat.at(-1), 'the largest op is in the darkest bin');
+  assert.equal(vm.nodes[3].heat, vm.heat[0], 'the smallest op is in the lightest bin');
+  assert.equal(vm.heat.reduce((n, b) => n + b.count, 0), 4);
+  const bare = buildViewModel(graph, plan);
+  assert.deepEqual([bare.nodes[0].bytes, bare.nodes[0].heat, bare.heat], [null, null, []]);
+});

@@ -22,6 +22,9 @@
 
 namespace fusion {
 
+// Op names longer than this are refused (invalid_name): they are labels, not data.
+inline constexpr std::size_t kMaxNameBytes = 4096;
+
 Expected<FusionGraph> read_graph_json(std::string_view text);
 
 // {"broadcast": bool, "resident_sources": bool, "strategy": string}; empty text gives the defaults.
