@@ -1,7 +1,9 @@
 // api.cpp — the never-throwing JSON facade shared by the CLI and the WASM module.
 #include "fusion/api.h"
 
+#include <initializer_list>
 #include <new>
+#include <optional>
 
 #include "fusion/json_io.h"
 #include "fusion/planner.h"
@@ -28,10 +30,21 @@ std::string guarded(Body body) {
   }
 }
 
+// input_too_large for the first text above the cap, or nullopt.
+std::optional<std::string> too_large(std::initializer_list<std::pair<const char*, std::string_view>> texts) {
+  for (const auto& [what, text] : texts)
+    if (text.size() > kMaxTextBytes)
+      return failure(ErrorCode::input_too_large, std::string("the ") + what + " text is " + std::to_string(text.size()) +
+                                                     " bytes; the limit is " + std::to_string(kMaxTextBytes) +
+                                                     " bytes (256 MiB)");
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string plan(std::string_view graph_json, std::string_view options_json) {
   return guarded([&] {
+    if (auto refused = too_large({{"graph", graph_json}, {"options", options_json}})) return *refused;
     const Expected<PlannerOptions> options = read_options_json(options_json);
     if (!options) return write_errors_json(options.errors());
     const Expected<FusionGraph> graph = read_graph_json(graph_json);
@@ -44,6 +57,7 @@ std::string plan(std::string_view graph_json, std::string_view options_json) {
 
 std::string validate(std::string_view graph_json) {
   return guarded([&] {
+    if (auto refused = too_large({{"graph", graph_json}})) return *refused;
     const Expected<FusionGraph> graph = read_graph_json(graph_json);
     if (!graph) return write_errors_json(graph.errors());
     if (std::vector<Error> errors = fusion::validate(*graph); !errors.empty()) return write_errors_json(errors);
@@ -55,6 +69,7 @@ std::string validate(std::string_view graph_json) {
 
 std::string verify(std::string_view graph_json, std::string_view options_json, std::string_view plan_json) {
   return guarded([&] {
+    if (auto refused = too_large({{"graph", graph_json}, {"options", options_json}, {"plan", plan_json}})) return *refused;
     const Expected<PlannerOptions> options = read_options_json(options_json);
     if (!options) return write_errors_json(options.errors());
     const Expected<FusionGraph> graph = read_graph_json(graph_json);

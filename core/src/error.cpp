@@ -22,6 +22,7 @@ const char* to_string(ErrorCode code) {
     case ErrorCode::invalid_options: return "invalid_options";
     case ErrorCode::unknown_strategy: return "unknown_strategy";
     case ErrorCode::invalid_plan: return "invalid_plan";
+    case ErrorCode::input_too_large: return "input_too_large";
     case ErrorCode::out_of_memory: return "out_of_memory";
     case ErrorCode::internal_error: return "internal_error";
   }

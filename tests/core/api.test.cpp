@@ -53,3 +53,18 @@ TEST_CASE("verify checks a plan document against the graph") {
 }
 
 TEST_CASE("version is a semantic version") { CHECK(fusion::api::version() == "0.1.0"); }
+
+TEST_CASE("texts above the size cap are refused before parsing") {
+  const std::string huge(fusion::api::kMaxTextBytes + 1, ' ');
+  const json out = json::parse(fusion::api::plan(huge, ""));
+  CHECK(out["error"]["code"] == "input_too_large");
+  CHECK(json::parse(fusion::api::validate(huge))["error"]["code"] == "input_too_large");
+  CHECK(json::parse(fusion::api::verify("{}", "", huge))["error"]["code"] == "input_too_large");
+}
+
+TEST_CASE("a NUL byte ends nothing: text after it is an error, not ignored") {
+  const std::string text = std::string(R"({"ops": []})") + '\0' + "garbage";
+  const json out = json::parse(fusion::api::plan(text, ""));
+  CHECK(out["error"]["code"] == "json_syntax");
+  CHECK(out["error"]["column"] == 12);
+}

@@ -9,10 +9,15 @@
 // Shown by tests/core/api.test.cpp.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace fusion::api {
+
+// Texts longer than this are refused with input_too_large before any parsing (a 1,000,000-op graph is
+// about 60 MiB of JSON).
+inline constexpr std::size_t kMaxTextBytes = std::size_t{256} << 20;
 
 // Plans a graph (DESIGN.md section 6 format) under options {"broadcast", "resident_sources",
 // "strategy"}; an empty options text means the defaults. Returns the plan JSON.

@@ -33,6 +33,7 @@ enum class ErrorCode {
   invalid_options,      // options that are not {"broadcast", "resident_sources", "strategy"}
   unknown_strategy,     // a strategy name the planner does not know
   invalid_plan,         // a plan given to the verifier cannot be read
+  input_too_large,      // a text above the API's size cap (api.h)
   out_of_memory,        // the planner ran out of memory (reported by the API facade)
   internal_error,       // a bug: please report it (reported by the API facade)
 };
