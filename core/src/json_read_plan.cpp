@@ -129,6 +129,13 @@ Expected<FusionPlan> read_plan_json(std::string_view text) {
   PlanFields f;
   FusionPlan plan;
   const json& root = *doc;
+  if (root.is_object() && root.contains("options")) {  // optional: the options the plan was made with
+    const Expected<PlannerOptions> options = read_options_json(root["options"].dump());
+    if (!options)
+      return make_error(ErrorCode::invalid_plan, "the plan field /options: " + options.errors().front().message,
+                        "/options" + options.errors().front().path);
+    plan.options = *options;
+  }
   if (const json* groups = f.list(root, "groups", ""))
     for (std::size_t i = 0; i < groups->size(); ++i)
       plan.groups.push_back(read_group((*groups)[i], "/groups/" + std::to_string(i), f));

@@ -1,0 +1,99 @@
+// fuzz_checks.h — what the fuzz targets assert, shared with the regression test that replays every
+// saved input (tests/core/fuzz_regressions.test.cpp), so a crasher stays a test after it is fixed.
+//
+// check_json_input: text -> read -> (validate) -> plan under several options -> verify. Errors must be
+// well-formed values; every plan must pass the verifier, cost no more than unfused, and serialize to
+// JSON that reads back. check_builder_input: bytes -> ops through the C++ builder -> the same, plus the
+// groups must equal those of the naive reference planner for graphs small enough to run it.
+// A failed check calls fuzz_fail (abort with a message), which libFuzzer reports as a crash.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "fusion/api.h"
+#include "fusion/json_io.h"
+#include "fusion/planner.h"
+#include "fusion/verify.h"
+#include "reference_planner.h"
+
+namespace fusion::fuzz {
+
+[[noreturn]] inline void fuzz_fail(const char* what, const std::string& detail) {
+  std::fprintf(stderr, "fuzz check failed: %s: %s\n", what, detail.c_str());
+  std::abort();
+}
+
+inline void check_errors(const std::vector<Error>& errors) {
+  if (errors.empty()) fuzz_fail("errors", "an error result with no errors");
+  for (const Error& e : errors)
+    if (e.message.empty()) fuzz_fail("errors", std::string("empty message for code ") + to_string(e.code));
+}
+
+inline void check_plan(const FusionGraph& graph, const PlannerOptions& options, bool compare_reference) {
+  const Expected<FusionPlan> plan = FusionPlanner(options).plan(graph);
+  if (!plan) return check_errors(plan.errors());
+  const std::vector<Violation> violations = verify_plan(graph, options, *plan);
+  if (!violations.empty()) fuzz_fail("verifier", violations.front().code + ": " + violations.front().message);
+  if (plan->bytes_fused > plan->bytes_unfused) fuzz_fail("cost", "fused bytes above unfused");
+  const std::string text = write_plan_json(*plan);
+  const Expected<FusionPlan> back = read_plan_json(text);
+  if (!back || write_plan_json(*back) != text) fuzz_fail("round trip", "the written plan does not read back");
+  if (!compare_reference || graph.size() > 200) return;
+  const testing::Reference ref = testing::reference_plan(graph, options.broadcast);
+  for (std::size_t x = 0; x < graph.size(); ++x)
+    for (std::size_t y = x + 1; y < graph.size(); ++y)
+      if ((plan->op_group[x] == plan->op_group[y]) != (ref.group[x] == ref.group[y]))
+        fuzz_fail("reference", "ops " + std::to_string(x) + " and " + std::to_string(y) + " grouped differently");
+}
+
+inline void check_all_options(const FusionGraph& graph, bool compare_reference) {
+  for (int bits = 0; bits < 4; ++bits) {
+    PlannerOptions options;
+    options.broadcast = (bits & 1) == 0;
+    options.resident_sources = (bits & 2) != 0;
+    check_plan(graph, options, compare_reference);
+  }
+}
+
+inline void check_json_input(std::string_view text) {
+  const Expected<FusionGraph> graph = read_graph_json(text);
+  if (!graph) return check_errors(graph.errors());
+  check_all_options(*graph, /*compare_reference=*/true);
+  // The facade must answer with a JSON document whatever happens.
+  const std::string answer = api::plan(text, "");
+  if (answer.empty() || answer.front() != '{') fuzz_fail("api", "not a JSON object: " + answer.substr(0, 80));
+}
+
+// Bytes as a little op-building program: each op takes 4 bytes (kind, arity and shape, two input picks),
+// inputs pointing back from the newest op so that most graphs are deep and connected.
+inline FusionGraph graph_from_bytes(const std::uint8_t* data, std::size_t size) {
+  static const OpKind kinds[] = {OpKind::input, OpKind::relu, OpKind::add, OpKind::mul, OpKind::exp,
+                                 OpKind::where, OpKind::matmul, OpKind::reduce_sum, OpKind::transpose, OpKind::neg,
+                                 OpKind::sub, OpKind::constant, OpKind::gelu, OpKind::softmax, OpKind::div, OpKind::max};
+  static const Shape shapes[] = {{}, {3}, {1, 3}, {4, 3}, {4, 1}, {5, 3}, {4}, {2, 4, 3}};
+  FusionGraph g;
+  for (std::size_t at = 0; at + 4 <= size && g.size() < 400; at += 4) {
+    FusionOp op;
+    op.kind = kinds[data[at] & 15];
+    op.shape = shapes[data[at + 1] & 7];
+    op.dtype_bytes = 1 << ((data[at + 1] >> 3) & 3);
+    const int arity = g.size() == 0 || is_source_kind(op.kind) ? 0 : 1 + (data[at + 1] >> 5) % 3;
+    for (int k = 0; k < arity; ++k) {
+      const std::size_t back = 1 + data[at + 2 + (k & 1)] % (k == 2 ? 97 : 7);
+      op.inputs.push_back(static_cast<OpId>(g.size() > back ? g.size() - back : 0));
+    }
+    g.add_op(std::move(op));
+  }
+  return g;
+}
+
+inline void check_builder_input(const std::uint8_t* data, std::size_t size) {
+  const FusionGraph graph = graph_from_bytes(data, size);
+  if (!validate(graph).empty()) fuzz_fail("builder", "a graph built through add_op does not validate");
+  check_all_options(graph, /*compare_reference=*/true);
+}
+
+}  // namespace fusion::fuzz
