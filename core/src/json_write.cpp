@@ -3,6 +3,7 @@
 // Plans are written by hand into one string (a 1,000,000-op plan would be slow as a json DOM); numbers
 // are exact integers, and the one floating-point value goes through nlohmann's shortest round-trip
 // formatting so native and WASM agree byte for byte.
+#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "fusion/json_io.h"
@@ -12,38 +13,51 @@ namespace {
 
 using json = nlohmann::json;
 
-void append_ids(std::string& out, const std::vector<std::int32_t>& ids) {
-  out += '[';
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (i) out += ',';
-    out += std::to_string(ids[i]);
-  }
-  out += ']';
+template <typename Integer>
+void append_number(std::string& out, Integer value) {
+  char buffer[24];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+  out.append(buffer, end);
 }
 
-void append_counts(std::string& out, const std::vector<std::uint64_t>& counts) {
+template <typename Integer>
+void append_list(std::string& out, const std::vector<Integer>& values) {
   out += '[';
-  for (std::size_t i = 0; i < counts.size(); ++i) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
     if (i) out += ',';
-    out += std::to_string(counts[i]);
+    append_number(out, values[i]);
   }
   out += ']';
 }
 
 void append_group(std::string& out, const FusionGroup& group) {
-  out += "{\"id\":" + std::to_string(group.id) + ",\"ops\":";
-  append_ids(out, group.ops);
+  out += "{\"id\":";
+  append_number(out, group.id);
+  out += ",\"ops\":";
+  append_list(out, group.ops);
   out += ",\"inputs\":";
-  append_ids(out, group.inputs);
+  append_list(out, group.inputs);
   out += ",\"outputs\":";
-  append_ids(out, group.outputs);
-  out += ",\"bytes_read\":" + std::to_string(group.bytes_read) +
-         ",\"bytes_written\":" + std::to_string(group.bytes_written) + '}';
+  append_list(out, group.outputs);
+  out += ",\"bytes_read\":";
+  append_number(out, group.bytes_read);
+  out += ",\"bytes_written\":";
+  append_number(out, group.bytes_written);
+  out += '}';
 }
 
 void append_edge(std::string& out, const EdgeDecision& edge) {
-  out += "{\"producer\":" + std::to_string(edge.producer) + ",\"consumer\":" + std::to_string(edge.consumer);
-  out += edge.fused ? ",\"fused\":true}" : std::string(",\"fused\":false,\"reason\":\"") + to_string(edge.reason) + "\"}";
+  out += "{\"producer\":";
+  append_number(out, edge.producer);
+  out += ",\"consumer\":";
+  append_number(out, edge.consumer);
+  if (edge.fused) {
+    out += ",\"fused\":true}";
+  } else {
+    out += ",\"fused\":false,\"reason\":\"";
+    out += to_string(edge.reason);
+    out += "\"}";
+  }
 }
 
 json error_to_json(const Error& e) {
@@ -70,14 +84,14 @@ std::string write_plan_json(const FusionPlan& plan) {
     append_group(out, plan.groups[i]);
   }
   out += "],\"op_group\":";
-  append_ids(out, plan.op_group);
+  append_list(out, plan.op_group);
   out += ",\"bytes_unfused\":" + std::to_string(plan.bytes_unfused);
   out += ",\"bytes_fused\":" + std::to_string(plan.bytes_fused);
   out += ",\"speedup_estimate\":" + json(plan.speedup_estimate).dump();
   out += ",\"kernels_unfused\":" + std::to_string(plan.kernels_unfused);
   out += ",\"kernels_fused\":" + std::to_string(plan.kernels_fused);
   out += ",\"op_bytes_unfused\":";
-  append_counts(out, plan.op_bytes_unfused);
+  append_list(out, plan.op_bytes_unfused);
   out += ",\"edges\":[";
   for (std::size_t i = 0; i < plan.edges.size(); ++i) {
     if (i) out += ',';

@@ -60,15 +60,14 @@ void number_groups(const FusionGraph& g, const detail::Consumers& consumers,
 }
 
 // Lists every distinct edge with its final decision: fused exactly when both ends share a group.
-void record_edges(const FusionGraph& g, const std::vector<EdgeReason>& reasons, FusionPlan& plan) {
+void record_edges(const detail::Producers& producers, const std::vector<EdgeReason>& reasons, FusionPlan& plan) {
   plan.edges.clear();
   plan.edges.reserve(reasons.size());
-  std::size_t k = 0;
-  for (std::size_t x = 0; x < g.size(); ++x)
-    for (OpId in : detail::distinct_inputs(g.op(static_cast<OpId>(x)))) {
+  for (std::size_t x = 0; x + 1 < producers.offsets.size(); ++x)
+    for (auto k = producers.offsets[x]; k < producers.offsets[x + 1]; ++k) {
+      const OpId in = producers.ids[static_cast<std::size_t>(k)];
       const bool fused = plan.op_group[in] == plan.op_group[x];
-      plan.edges.push_back({in, static_cast<OpId>(x), fused, fused ? EdgeReason::none : reasons[k]});
-      ++k;
+      plan.edges.push_back({in, static_cast<OpId>(x), fused, fused ? EdgeReason::none : reasons[static_cast<std::size_t>(k)]});
     }
 }
 
@@ -83,14 +82,15 @@ Expected<FusionPlan> FusionPlanner::plan(const FusionGraph& graph) const {
                  {}, {}};
   if (std::vector<Error> errors = validate(graph); !errors.empty()) return errors;
 
+  const detail::Producers producers = detail::build_producers(graph);
   const detail::Consumers consumers = detail::build_consumers(graph);
   const std::vector<OpId> order = *detail::topological_order(graph, consumers);  // validated: acyclic
-  const detail::Grouping grouping = detail::form_groups(graph, consumers, order, options_);
+  const detail::Grouping grouping = detail::form_groups(graph, producers, consumers, order, options_);
 
   FusionPlan plan;
   plan.options = options_;
   number_groups(graph, consumers, grouping.representative, plan);
-  record_edges(graph, grouping.reasons, plan);
+  record_edges(producers, grouping.reasons, plan);
   price_plan(graph, plan);
   return plan;
 }

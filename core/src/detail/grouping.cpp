@@ -187,25 +187,23 @@ void GroupGraph::unite(OpId a, OpId c, OpId keep_place_of) {
 
 }  // namespace
 
-Grouping form_groups(const FusionGraph& g, const Consumers& consumers, const std::vector<OpId>& order,
-                     const PlannerOptions& options) {
+Grouping form_groups(const FusionGraph& g, const Producers& producers, const Consumers& consumers,
+                     const std::vector<OpId>& order, const PlannerOptions& options) {
   const std::size_t n = g.size();
-  std::vector<std::int64_t> first_edge(n + 1, 0);  // edges of consumer x start at first_edge[x]
-  for (std::size_t x = 0; x < n; ++x)
-    first_edge[x + 1] = first_edge[x] + static_cast<std::int64_t>(distinct_inputs(g.op(static_cast<OpId>(x))).size());
   Grouping result;
-  result.reasons.assign(static_cast<std::size_t>(first_edge[n]), EdgeReason::none);
+  result.reasons.assign(producers.ids.size(), EdgeReason::none);
   GroupGraph groups(g, consumers, order);
 
   for (OpId v : order) {
     const FusionOp& consumer = g.op(v);
-    const std::vector<OpId> inputs = distinct_inputs(consumer);
-    EdgeReason* reasons = result.reasons.data() + first_edge[v];
-    for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const OpId* inputs = producers.begin(v);
+    const std::size_t count = producers.count(v);
+    EdgeReason* reasons = result.reasons.data() + producers.offsets[v];
+    for (std::size_t k = 0; k < count; ++k) {
       reasons[k] = local_reason(g.op(inputs[k]), consumer, options.broadcast);
       if (reasons[k] == EdgeReason::shape) groups.forbid(inputs[k], v);
     }
-    for (std::size_t k = 0; k < inputs.size(); ++k) {
+    for (std::size_t k = 0; k < count; ++k) {
       if (reasons[k] != EdgeReason::none) continue;
       const OpId a = groups.find(inputs[k]);
       const OpId c = groups.find(v);

@@ -1,6 +1,6 @@
 // detail/grouping.h — greedy group formation (DESIGN.md section 4) with exact, scalable cycle avoidance.
 //
-// Input: a validated graph, its consumer rows, a topological order, and the options. Output: for every
+// Input: a validated graph, its producer and consumer rows, a topological order, and the options. Output: for every
 // op the representative of its group, and for every distinct edge the reason it was not merged
 // (EdgeReason::none for edges the greedy pass merged or found already inside one group).
 //
@@ -41,7 +41,7 @@ struct Grouping {
   std::vector<EdgeReason> reasons;   // per distinct edge, in plan edge order (consumer id, then input)
 };
 
-Grouping form_groups(const FusionGraph& graph, const Consumers& consumers, const std::vector<OpId>& order,
-                     const PlannerOptions& options);
+Grouping form_groups(const FusionGraph& graph, const Producers& producers, const Consumers& consumers,
+                     const std::vector<OpId>& order, const PlannerOptions& options);
 
 }  // namespace fusion::detail

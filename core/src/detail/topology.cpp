@@ -53,6 +53,25 @@ Consumers build_consumers(const FusionGraph& graph) {
   return c;
 }
 
+Producers build_producers(const FusionGraph& graph) {
+  const std::size_t n = graph.size();
+  Producers p;
+  p.offsets.assign(n + 1, 0);
+  std::size_t slots = 0;
+  for (const FusionOp& op : graph.ops()) slots += op.inputs.size();
+  p.ids.reserve(slots);
+  std::vector<OpId> last_consumer(n, -1);  // last_consumer[u] == x: u already listed for x
+  for (std::size_t x = 0; x < n; ++x) {
+    for (OpId in : graph.op(static_cast<OpId>(x)).inputs)
+      if (last_consumer[in] != static_cast<OpId>(x)) {
+        last_consumer[in] = static_cast<OpId>(x);
+        p.ids.push_back(in);
+      }
+    p.offsets[x + 1] = static_cast<std::int64_t>(p.ids.size());
+  }
+  return p;
+}
+
 std::optional<std::vector<OpId>> topological_order(const FusionGraph& graph, const Consumers& consumers) {
   const std::size_t n = graph.size();
   std::vector<OpId> order;

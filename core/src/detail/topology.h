@@ -23,6 +23,11 @@ struct Consumers {
 };
 Consumers build_consumers(const FusionGraph& graph);
 
+// The same rows the other way: the distinct inputs of op x in first-occurrence order. Row offsets number
+// the plan's edges (consumer id, then first occurrence), so per-edge data can live in flat arrays.
+using Producers = Consumers;
+Producers build_producers(const FusionGraph& graph);
+
 // The inputs of op x without repeats, in first-occurrence order.
 std::vector<OpId> distinct_inputs(const FusionOp& op);
 
