@@ -2,7 +2,8 @@
 //
 // Usage: fusion-bench [--full] [--sizes 1000,10000] [--generators chain,random] [--repeat N] [--json]
 // Phases: JSON parse (text -> graph), validate, plan (validate + order + group + price), cost alone,
-// verify, JSON write; and the baseline, which touches every op and edge once (unfused bytes).
+// verify, JSON write; the baseline, which touches every op and edge once (unfused bytes); and api, the
+// whole text -> plan text call that the WASM module makes (bench/bench.mjs compares the two).
 // Each phase reports the best of N runs (default 3; 1 at 1M ops). Prints one table, or JSON lines.
 #include <sys/resource.h>
 
@@ -13,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "fusion/api.h"
 #include "fusion/cost.h"
 #include "fusion/json_io.h"
 #include "fusion/planner.h"
@@ -90,12 +92,14 @@ int main(int argc, char** argv) {
       const double verify = best_ms(runs, [&] { sink += fusion::verify_plan(graph, planner.options(), plan).size(); });
       const double write = best_ms(runs, [&] { written = fusion::write_plan_json(plan); });
       const double base = best_ms(runs, [&] { sink += *fusion::unfused_bytes(graph, false); });
+      const double api = best_ms(runs, [&] { sink += fusion::api::plan(text, "").size(); });
       const double ns_per_op = planned * 1e6 / static_cast<double>(graph.size());
       if (json)
         std::printf("{\"generator\":\"%s\",\"ops\":%zu,\"parse_ms\":%.3f,\"validate_ms\":%.3f,\"plan_ms\":%.3f,"
-                    "\"cost_ms\":%.3f,\"verify_ms\":%.3f,\"write_ms\":%.3f,\"baseline_ms\":%.3f,\"groups\":%zu,"
-                    "\"peak_rss_kb\":%ld,\"sink\":%llu}\n",
-                    name.c_str(), graph.size(), parse, valid, planned, cost, verify, write, base, plan.groups.size(),
+                    "\"cost_ms\":%.3f,\"verify_ms\":%.3f,\"write_ms\":%.3f,\"baseline_ms\":%.3f,\"api_ms\":%.3f,"
+                    "\"groups\":%zu,\"json_bytes\":%zu,\"peak_rss_kb\":%ld,\"sink\":%llu}\n",
+                    name.c_str(), graph.size(), parse, valid, planned, cost, verify, write, base, api, plan.groups.size(),
+                    text.size(),
                     peak_rss_kb(), static_cast<unsigned long long>(sink % 10));
       else
         std::printf("%-15s %9zu %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.3f %7.1f %8.0f\n", name.c_str(), graph.size(),
