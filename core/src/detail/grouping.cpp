@@ -24,13 +24,6 @@ class GroupGraph {
     succs_.resize(n);
     forbidden_.resize(n);
     for (std::size_t x = 0; x < n; ++x) parent_[x] = static_cast<OpId>(x);
-    for (std::size_t x = 0; x < n; ++x) {
-      const auto id = static_cast<OpId>(x);
-      if (!is_mergeable(g.op(id))) continue;  // singletons forever: adjacency comes from the graph
-      for (OpId in : g.op(id).inputs)
-        if (!g.op(in).is_source()) preds_[x].push_back(in);  // sources start paths, never continue them
-      succs_[x].assign(consumers.begin(id), consumers.end(id));
-    }
   }
 
   OpId find(OpId x) {
@@ -61,6 +54,7 @@ class GroupGraph {
  private:
   struct Walk;
   void unite(OpId a, OpId c, OpId keep_place_of);
+  void list_neighbours(OpId single_op);  // fills the lists of a one-op group from the graph
 
   const FusionGraph& g_;
   const Consumers& consumers_;
@@ -70,8 +64,12 @@ class GroupGraph {
   std::vector<std::uint32_t> seen_forward_;     // per representative: last query whose forward walk reached it
   std::vector<std::uint32_t> seen_backward_;    // ... and whose backward walk reached it
   std::uint32_t query_ = 0;
-  std::vector<std::vector<OpId>> preds_;        // per mergeable representative: ops feeding it
-  std::vector<std::vector<OpId>> succs_;        // per mergeable representative: ops it feeds
+  // Outside neighbours of multi-op groups, per representative (stale entries inside the group are
+  // skipped by the walks). A single op's neighbours are read from the graph, so lists exist only for
+  // groups that have merged.
+  std::vector<std::vector<OpId>> preds_;
+  std::vector<std::vector<OpId>> succs_;
+  bool has_lists(OpId group) const { return size_[group] > 1; }
   std::vector<std::vector<OpId>> forbidden_;    // per representative: ops it must not absorb
 };
 
@@ -96,7 +94,7 @@ struct GroupGraph::Walk {
 
   void expand(OpId group) {
     current = group;
-    const bool listed = is_mergeable(gg.g_.op(group));
+    const bool listed = gg.has_lists(group);
     if (forward) {
       next = listed ? gg.succs_[group].data() : gg.consumers_.begin(group);
       end = listed ? next + gg.succs_[group].size() : gg.consumers_.end(group);
@@ -126,6 +124,7 @@ struct GroupGraph::Walk {
     }
     const std::uint64_t label = gg.order_.label(h);
     if (h == start || label <= lo || label >= hi || seen[h] == mark) return;
+    if (!forward && gg.g_.op(h).is_source()) return;  // sources start paths; A cannot reach them
     if (seen_other[h] == mark) {  // A reaches h and h reaches C: h lies between the halves
       found_cycle = done = true;
       return;
@@ -169,7 +168,16 @@ bool GroupGraph::merge_if_acyclic(OpId a, OpId c) {
   return true;
 }
 
+void GroupGraph::list_neighbours(OpId x) {
+  if (has_lists(x)) return;
+  for (OpId in : g_.op(x).inputs)
+    if (!g_.op(in).is_source()) preds_[x].push_back(in);  // sources start paths, never continue them
+  succs_[x].assign(consumers_.begin(x), consumers_.end(x));
+}
+
 void GroupGraph::unite(OpId a, OpId c, OpId keep_place_of) {
+  list_neighbours(a);
+  list_neighbours(c);
   if (size_[a] > size_[c]) std::swap(a, c);  // a is now the smaller group; c survives
   parent_[a] = c;
   size_[c] += size_[a];
