@@ -1,4 +1,5 @@
-// run-tests.mjs — runs every test suite after a build: ctest (build/native), Node tests, browser tests.
+// run-tests.mjs — runs every test suite after a build: ctest (build/native), the same ctest under ASan + UBSan
+// (build/asan), Node tests, page-module tests (tests/web, pure modules in Node), browser tests.
 //
 // Each runner's own output streams through unchanged (including its summary lines); all suites run even when
 // one fails, then a closing line "tests: N passed, M failed" sums them (a suite that failed without a failing
@@ -13,17 +14,26 @@ process.chdir(fileURLToPath(new URL('..', import.meta.url)));
 const testFiles = (folder) =>
   readdirSync(folder).filter((name) => name.endsWith('.test.mjs')).sort().map((name) => `${folder}/${name}`);
 
+// "100% tests passed, 0 tests failed out of 57"
+function countCtest(out) {
+  const m = out.match(/tests passed, (\d+) tests? failed out of (\d+)/);
+  return m && { failed: Number(m[1]), passed: Number(m[2]) - Number(m[1]) };
+}
+
+// The doctest suite again under AddressSanitizer + UBSan (build/asan, `tools/build.sh asan`): the first report
+// ends the test binary with a failing status (UBSan is built with -fno-sanitize-recover=all), leaks included.
+const SANITIZER_ENV = {
+  ASAN_OPTIONS: 'halt_on_error=1:abort_on_error=0:detect_leaks=1:detect_stack_use_after_return=1:' +
+    'check_initialization_order=1:strict_init_order=1:strict_string_checks=1',
+  UBSAN_OPTIONS: 'halt_on_error=1:print_stacktrace=1',
+};
+
 const SUITES = [
-  {
-    name: 'ctest',
-    command: ['ctest', '--test-dir', 'build/native', '--output-on-failure', '-j', '2'],
-    // "100% tests passed, 0 tests failed out of 57"
-    count: (out) => {
-      const m = out.match(/tests passed, (\d+) tests? failed out of (\d+)/);
-      return m && { failed: Number(m[1]), passed: Number(m[2]) - Number(m[1]) };
-    },
-  },
+  { name: 'ctest', command: ['ctest', '--test-dir', 'build/native', '--output-on-failure', '-j', '2'], count: countCtest },
+  { name: 'asan', command: ['ctest', '--test-dir', 'build/asan', '--output-on-failure', '-j', '2'], count: countCtest,
+    env: SANITIZER_ENV },
   { name: 'node', command: nodeTest(testFiles('tests/node')), count: countNodeTest },
+  { name: 'web', command: nodeTest(testFiles('tests/web')), count: countNodeTest },
   { name: 'browser', command: nodeTest(testFiles('tests/browser')), count: countNodeTest },
 ];
 
@@ -39,9 +49,9 @@ function countNodeTest(out) {
 }
 
 // Runs a command with output shown live and kept for counting.
-function run([command, ...args]) {
+function run([command, ...args], env = {}) {
   return new Promise((done) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
     child.stdout.on('data', (chunk) => { out += chunk; process.stdout.write(chunk); });
     child.stderr.on('data', (chunk) => process.stderr.write(chunk));
@@ -55,7 +65,9 @@ let failed = 0;
 const broken = [];
 for (const suite of SUITES) {
   console.log(`\n=== ${suite.name}: ${suite.command.join(' ')}`);
-  const { status, out } = await run(suite.command);
+  const started = Date.now();
+  const { status, out } = await run(suite.command, suite.env);
+  console.log(`=== ${suite.name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const counts = suite.count(out);
   if (counts) {
     passed += counts.passed;

@@ -1,12 +1,13 @@
 // fusion-loader.mjs — loads the WASM module once and wraps it in the value API that never throws.
 //
-// loadFusion() resolves to { plan, validate, verify, version, planText, validateText, verifyText }; it is
-// the only call that may fail by rejecting (a FusionError with code "load_failed", when the module is missing
-// or cannot be instantiated), and a later call tries again. Graphs, options and plans may be given as JSON
-// text, as plain objects or (graphs) as a FusionGraph. The *Text functions return the C++ facade's JSON text
-// unchanged (what the native CLI prints); the others return it parsed. Failures come back as
-// {ok: false, error, errors}; nothing thrown inside the module escapes. loadedFusion() is the loaded API, or
-// null before loading finishes.
+// loadFusion() resolves to { plan, validate, verify, version, planText, validateText, verifyText,
+// heapBytes }; it is the only call that may fail by rejecting (a FusionError with code "load_failed", when the
+// module is missing or cannot be instantiated), and a later call tries again. Graphs, options and plans may
+// be given as JSON text, as plain objects or (graphs) as a FusionGraph. The *Text functions return the C++
+// facade's JSON text unchanged (what the native CLI prints); the others return it parsed. Failures come back
+// as {ok: false, error, errors}; nothing thrown inside the module escapes. loadedFusion() is the loaded API,
+// or null before loading finishes. heapBytes() is the size of the current instance's WASM memory (it grows
+// on demand and never shrinks), for leak checks such as tests/node/load.test.mjs.
 // Not here: any planning logic; it all runs in C++ (core/). Shown by tests/node/module.test.mjs.
 import { FusionError, errorValue } from './fusion-error.mjs';
 
@@ -65,6 +66,7 @@ function valueApi(firstCore, createCore) {
     validate: (graph) => parseResult(validateText(graph)),
     verify: (graph, options, plan) => parseResult(verifyText(graph, options, plan)),
     version: () => version,
+    heapBytes: () => core?.HEAP8?.buffer.byteLength ?? 0,
   };
 }
 

@@ -115,6 +115,11 @@ export interface Fusion {
   planText(graph: GraphInput, options?: OptionsInput): string;
   validateText(graph: GraphInput): string;
   verifyText(graph: GraphInput, options: OptionsInput, plan: Plan | string): string;
+  /**
+   * Bytes of WASM memory the current instance holds (grows on demand up to 1 GiB, never shrinks); 0 while
+   * the module restarts after an internal failure. For leak checks.
+   */
+  heapBytes(): number;
 }
 
 /**

@@ -3,18 +3,33 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { byteHeat, HEAT_COLORS } from '../../web/src/byte-heat.js';
 
-test('the smallest op takes the lightest colour and the largest the darkest, on a log scale', () => {
-  const { bins, binOf } = byteHeat([16, 1 << 10, 1 << 20, 1 << 30, 32]);
+test('the smallest op takes the lightest colour and the largest the darkest; order is kept', () => {
+  const { bins, binOf } = byteHeat([16, 1 << 10, 1 << 20, 1 << 30, 16]);
   assert.equal(bins[binOf[0]].color, HEAT_COLORS[0]);
   assert.equal(bins[binOf[3]].color, HEAT_COLORS.at(-1));
-  assert.equal(binOf[0], binOf[4], '16 B and 32 B are close on a log scale');
+  assert.equal(binOf[0], binOf[4], 'equal values share a bin');
   assert.ok(binOf[1] < binOf[2] && binOf[2] < binOf[3]);
 });
 
+test('a few distinct sizes each get their own colour, spread from light to dark (a rank scale)', () => {
+  const { bins, binOf } = byteHeat([128, 12e6, 36e6, 12e6]);
+  assert.deepEqual(bins.map((b) => b.color), [HEAT_COLORS[0], HEAT_COLORS[2], HEAT_COLORS[4]]);
+  assert.deepEqual(binOf, [0, 1, 2, 1]);
+});
+
+test('more distinct sizes than colours: runs of about equal length, at most one bin per colour', () => {
+  const values = Array.from({ length: 12 }, (_, i) => 2 ** i);
+  const { bins, binOf } = byteHeat(values);
+  assert.equal(bins.length, HEAT_COLORS.length);
+  assert.deepEqual(bins.map((b) => b.count), [3, 2, 3, 2, 2]);
+  assert.deepEqual(binOf, [...binOf].sort((a, b) => a - b), 'monotone in bytes');
+});
+
 test('legend bins report the planner values they hold (min, max, count), lightest first', () => {
-  const { bins } = byteHeat([100, 120, 1e9]);
-  assert.deepEqual(bins.map((b) => [b.min, b.max, b.count]), [[100, 120, 2], [1e9, 1e9, 1]]);
-  assert.deepEqual(bins.map((b) => b.index), [0, 1]);
+  const values = [100, 120, 130, 140, 150, 160, 1e9];
+  const { bins } = byteHeat(values);
+  assert.deepEqual(bins.map((b) => [b.min, b.max, b.count]), [[100, 120, 2], [130, 130, 1], [140, 150, 2], [160, 160, 1], [1e9, 1e9, 1]]);
+  assert.deepEqual(bins.map((b) => b.index), [0, 1, 2, 3, 4]);
 });
 
 test('ops with 0 bytes (resident sources) get their own grey bin, listed first', () => {

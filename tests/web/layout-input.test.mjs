@@ -61,8 +61,13 @@ test('a bend point becomes a weight along and a distance across the centre line'
 test('above LARGE_GRAPH ops the layout switches to its fast settings', async () => {
   const { LARGE_GRAPH } = await import('../../web/src/layout-input.js');
   const nodes = Array.from({ length: LARGE_GRAPH + 1 }, (_, i) => ({ id: `op${i}`, label: `n${i}`, kind: 'relu', shape: [1], parent: null }));
-  const big = buildElkGraph({ nodes, groups: [], edges: [] });
+  nodes[1].parent = nodes[2].parent = 'g7';
+  const groups = [{ id: 'g7', group: 7, ops: [1, 2], multi: true }];
+  const big = buildElkGraph({ nodes, groups, edges: [] });
   assert.equal(big.layoutOptions['elk.layered.thoroughness'], '1');
-  assert.equal(big.layoutOptions['elk.hierarchyHandling'], 'INCLUDE_CHILDREN', 'groups still drawn as clusters');
+  assert.equal(big.children.length, LARGE_GRAPH + 1, 'laid out flat: every op at the root, no compound node');
+  assert.ok(big.children.every((c) => !c.children));
+  const small = buildElkGraph({ nodes: nodes.slice(0, 10), groups, edges: [] });
+  assert.deepEqual(small.children.find((c) => c.id === 'g7').children.map((c) => c.id), ['op1', 'op2']);
   assert.equal(buildElkGraph(VM).layoutOptions['elk.layered.thoroughness'], undefined);
 });

@@ -3,7 +3,7 @@
 // Contract: installControls(ctx) wires index.html's controls once. Each control dispatches an event to the
 // store or calls a view method (fit, centre, export); none of them changes state directly. Shortcuts:
 // Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z or Ctrl+Y redo, Ctrl/Cmd+F find, Delete remove, A add op, C connect,
-// F fit, Escape clear — single keys only when focus is not in a text field. Browser-only; shown by
+// F fit, B colour by bytes moved, Escape clear — single keys only when focus is not in a text field. Browser-only; shown by
 // tests/browser/page-*.test.mjs.
 
 import { h } from './dom.js';
@@ -122,6 +122,8 @@ export function installControls({ store, dispatch, editor, graphView, editable, 
   $('undo').addEventListener('click', () => dispatch({ type: 'undo' }));
   $('redo').addEventListener('click', () => dispatch({ type: 'redo' }));
   $('fit').addEventListener('click', () => graphView.fit());
+  const toggleBytes = () => dispatch({ type: 'set-color-by', value: store.getState().colorBy === 'bytes' ? 'group' : 'bytes' });
+  $('color-bytes').addEventListener('click', toggleBytes);
   graphView.cy.on('dbltap', (e) => { if (e.target === graphView.cy && editable) openAdd(); });
 
   // Find: highlight ops whose name or kind contains the query; Enter selects and centres the first.
@@ -200,6 +202,7 @@ export function installControls({ store, dispatch, editor, graphView, editable, 
     else if (e.key === 'a' && editable) { e.preventDefault(); openAdd(); }
     else if (e.key === 'c' && editable) setConnect(!connecting);
     else if (e.key === 'f') graphView.fit();
+    else if (e.key === 'b') toggleBytes();
   });
   return { connectOps };
 }

@@ -8,10 +8,12 @@
 //   {type:'edit-graph', edit}                           an edit on the graph (see applyEdit)
 //   {type:'set-option', key, value}                     broadcast / resident_sources
 //   {type:'select', target}                             {kind:'op'|'group'|'edge', id} or null
+//   {type:'set-color-by', value}                        colour ops by 'group' (kernel) or 'bytes' moved
 //   {type:'undo'} | {type:'redo'}                       graph edits, examples, options (typing coalesced)
 //   {type:'plan-result', text, options, result}         the planner answered (stale answers are ignored)
 //   {type:'notice', level, message} | {type:'dismiss-notice'}
-// State: {example, text, options, graph, plan, error, planned, selection, notice, past, future, lastEvent}.
+// State: {example, text, options, graph, plan, error, planned, selection, colorBy, notice, past, future,
+// lastEvent}.
 // `graph`/`plan` are the last graph that planned OK and its plan: they stay while the text is broken.
 // Shown by tests/web/events.test.mjs.
 
@@ -22,11 +24,12 @@ import * as edits from './graph-edit.js';
 export function initialState() {
   return {
     example: null, text: '', options: { ...DEFAULT_OPTIONS }, graph: null, plan: null, error: null,
-    planned: null, selection: null, notice: null, past: [], future: [], lastEvent: null,
+    planned: null, selection: null, colorBy: 'group', notice: null, past: [], future: [], lastEvent: null,
   };
 }
 
 const HISTORY_LIMIT = 200;
+export const COLOR_BY = ['group', 'bytes'];
 const snapshot = (s) => ({ example: s.example, text: s.text, options: s.options });
 
 // Record the current content on the undo stack before a change (typing coalesces into one entry).
@@ -79,6 +82,9 @@ function step(state, event, ctx) {
       return { ...remember(state, event), options: { ...state.options, [event.key]: !!event.value } };
     case 'select':
       return { ...state, selection: event.target ?? null };
+    case 'set-color-by':
+      if (!COLOR_BY.includes(event.value)) throw new Error(`unknown colouring ${event.value}`);
+      return event.value === state.colorBy ? state : { ...state, colorBy: event.value };
     case 'undo': {
       if (!state.past.length) return state;
       const prev = state.past[state.past.length - 1];

@@ -1,7 +1,8 @@
 // graph-view.js — the op graph on screen (Cytoscape.js): clusters per fusion group, edit gestures.
 //
 // Contract: createGraphView(container, handlers) → {render, setSelection, setMatches, setConnectMode,
-// setEditable, fit, center, png, screenPosition}. render(vm, {positions, routes}, {fit}) draws a view model (view-model.js)
+// setEditable, setColorBy, fit, center, png, screenPosition}. setColorBy('bytes') fills each op with its
+// bytes-moved colour from the view model (node.heat); 'group' (default) shows categories and kernel colours. render(vm, {positions, routes}, {fit}) draws a view model (view-model.js)
 // with the node positions and edge routes from layout.js; it reads nothing else. Gestures only call handlers — onSelect(target|null),
 // onConnect(producer, consumer) — the view never changes the graph or the state itself (state → view).
 // Browser-only; shown by tests/browser/page-graph.test.mjs.
@@ -29,6 +30,7 @@ const STYLE = [
   { selector: 'node.unknown', style: { 'background-color': '#fdecea', 'border-color': '#c62828' } },
   { selector: 'node.output', style: { 'border-style': 'double', 'border-width': 5 } },
   { selector: 'node.barrier.output', style: { 'border-color': '#0d1117' } },
+  { selector: 'node.heat[heat]', style: { 'background-color': 'data(heat)', color: 'data(heatInk)' } },
   { selector: 'node.group', style: {
     shape: 'round-rectangle', 'background-color': 'data(color)', 'background-opacity': 0.13,
     'border-color': 'data(color)', 'border-width': 1.5, 'border-style': 'solid', label: 'data(text)',
@@ -68,6 +70,7 @@ function toElements(vm, { positions, routes }) {
     const data = { id: n.id, op: n.op, text: `${n.label}\n${subLabel(n)}`, w: size.width, h: size.height, group: n.group };
     if (n.parent) data.parent = n.parent;
     if (n.color && n.category === 'elementwise') data.color = n.color;
+    if (n.heat) Object.assign(data, { heat: n.heat.color, heatInk: n.heat.ink });
     els.push({ group: 'nodes', data, position: positions[n.id] ?? { x: 0, y: 0 },
       classes: [n.category, n.output ? 'output' : ''].join(' ') });
   }
@@ -90,6 +93,8 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge })
   const eh = cy.edgehandles({ canConnect: (s, t) => !s.same(t) && !s.isParent() && !t.isParent(), snap: true,
     hoverDelay: 100, noEdgeEventsInDraw: true, disableBrowserGestures: true });
   let editable = true;
+  let colorBy = 'group';
+  const applyColors = () => cy.nodes('[heat]').toggleClass('heat', colorBy === 'bytes');
   // Fit the graph, but never blow a small graph up past a readable size.
   const fitView = () => {
     cy.fit(undefined, 30);
@@ -119,6 +124,7 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge })
       cy.batch(() => {
         cy.elements().remove();
         cy.add(toElements(vm, positions));
+        applyColors();
       });
       if (fit) fitView();
     },
@@ -142,6 +148,10 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge })
     setEditable(on) {
       editable = on;
       if (!on) eh.disableDrawMode();
+    },
+    setColorBy(mode) {
+      colorBy = mode;
+      applyColors();
     },
     fit: fitView,
     center(op) {

@@ -1,5 +1,5 @@
 // main.js — the playground page: wires the state owner, the planner and the views, one way:
-// events → store (events.js) → planner (WASM) → plan-result event → views.
+// events → store (events.js) → planner (WASM, in a Web Worker) → plan-result event → views.
 //
 // Stages, in order: read the page mode and the link; build the views; subscribe the effects (plan after a
 // debounce, keep the URL and the draft current, render); open the first state. Views only dispatch events.
@@ -24,11 +24,12 @@ import { explainReason } from './reasons.js';
 import { opLabel } from './graph-text.js';
 import { ALL_KINDS } from './op-kinds.js';
 import { installControls } from './controls.js';
+import { renderHeatLegend } from './heat-legend.js';
 
 const $ = (id) => document.getElementById(id);
 const mode = parseMode(location.search);
 const editable = !mode.embed || mode.editable;
-const timings = { start: performance.now(), firstNumbersMs: null, firstPlanShownMs: null, lastEditToPlanMs: null, lastPlanMs: null, lastLayoutMs: null };
+const timings = { start: performance.now(), firstNumbersMs: null, firstPlanShownMs: null, lastEditToPlanMs: null, lastPlanMs: null, lastLayoutMs: null, lastElkMs: null };
 
 // ---- stage 1: page mode ----
 document.body.classList.toggle('embed', mode.embed);
@@ -124,11 +125,13 @@ async function renderGraph(state) {
   const t0 = performance.now();
   const box = $('graph').getBoundingClientRect();
   const layout = await layoutGraph(vm, { direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN' });
+  timings.lastElkMs = performance.now() - t0;
   clearTimeout(slow);
   if (seq !== layoutSeq) return;
   overlay.classList.remove('info');
   renderEditorStatus(store.getState());
   graphView.render(vm, layout, { fit: true });
+  renderHeatLegend($('heat-legend'), vm.heat);
   graphView.setSelection(store.getState().selection);
   timings.lastLayoutMs = performance.now() - t0;
   const now = performance.now();
@@ -173,6 +176,11 @@ function renderChrome(state) {
   $('delete-selected').disabled = !editable || !(state.selection?.kind === 'op' || state.selection?.kind === 'edge');
   $('opt-broadcast').checked = state.options.broadcast;
   $('opt-resident').checked = state.options.resident_sources;
+  const heat = state.colorBy === 'bytes';
+  $('color-bytes').setAttribute('aria-pressed', String(heat));
+  $('heat-legend').hidden = !heat;
+  $('legend').hidden = heat;
+  if (state.colorBy !== shown.colorBy) graphView.setColorBy(state.colorBy);
   for (const a of document.querySelectorAll('#gallery a')) a.setAttribute('aria-current', String(a.dataset.example === state.example));
   const ex = findExample(state.example);
   $('embed-example').textContent = ex ? ex.title : 'custom graph';
@@ -194,7 +202,7 @@ store.subscribe((state, prev, event) => {
   renderStatus(state);
   renderEditorStatus(state);
   renderChrome(state);
-  shown = { plan: state.plan, selection: state.selection, graph: state.graph };
+  shown = { plan: state.plan, selection: state.selection, graph: state.graph, colorBy: state.colorBy };
 });
 
 // ---- stage 4: controls, then the first state ----
@@ -231,4 +239,4 @@ window.addEventListener('hashchange', () => {
 });
 
 // For tests and the timing note: the store and the timings (read-only use).
-window.fusionPlayground = { store, timings, gallery: GALLERY, screenPosition: (op) => graphView.screenPosition(op) };
+window.fusionPlayground = { store, timings, gallery: GALLERY, graphView, planner, screenPosition: (op) => graphView.screenPosition(op) };

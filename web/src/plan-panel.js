@@ -15,8 +15,10 @@ import { isStale } from './events.js';
 const $ = (id) => document.getElementById(id);
 const BLOCKED = new Set(['shape', 'cycle']);
 
+// An op name that may wrap after its underscores (narrow panes keep every column visible).
+const breakable = (name) => name.split('_').flatMap((part, k) => (k ? ['_', h('wbr'), part] : [part]));
 // A list of op names as <code> chips.
-const opList = (graph, ids) => (ids?.length ? ids.map((i, k) => [k ? ', ' : '', h('code', {}, opLabel(graph, i))]) : '–');
+const opList = (graph, ids) => (ids?.length ? ids.map((i, k) => [k ? ', ' : '', h('code', {}, breakable(opLabel(graph, i)))]) : '–');
 
 export function createPlanPanel({ onSelect }) {
   const totals = document.querySelector('[data-testid="totals"]');

@@ -1,18 +1,81 @@
 // planner-client.js — a small promise client over the WASM planner; errors come back as data.
 //
-// Contract: createPlanner(load) → {ready: Promise<version>, plan(text, options) → Promise<result>}.
-// `load` resolves to the fusion API of wasm/fusion.mjs (default: import and loadFusion()). plan() resolves
-// to the planner's result object exactly as returned (never recomputed); a load failure resolves to
-// {ok:false, error:{code:'load_failed', message}} so the page can say so. The planner runs on the main
-// thread (the module is built for the web environment, not workers); timing is measured by the caller.
+// Contract: createPlanner(load?) → {ready: Promise<version>, plan(text, options) → Promise<result>, where}.
+// With no `load`, in a browser, the planner runs in a module Web Worker (planner-worker.js) so planning a
+// large graph never blocks the page; if the worker cannot start or load the module (e.g. the script was
+// loaded from another origin, which workers refuse), it falls back to the main thread and says so in
+// `where` ('worker' | 'main'). With `load` (a function resolving to the API of wasm/fusion.mjs, as in Node
+// tests) it runs on the main thread. plan() resolves to the planner's result exactly as returned (never
+// recomputed); a load failure resolves to {ok:false, error:{code:'load_failed', message}, errors:[…]}.
+// Requests are answered in order. Timing is measured by the caller. Shown by tests/browser/page-worker.test.mjs.
 
-export function createPlanner(load = defaultLoad) {
+export function createPlanner(load) {
+  if (load || typeof Worker === 'undefined') return mainThreadPlanner(load ?? defaultLoad);
+  let worker;
+  try {
+    worker = new Worker(new URL('./planner-worker.js', import.meta.url), { type: 'module' });
+  } catch {
+    return mainThreadPlanner(defaultLoad);
+  }
+  return workerPlanner(worker);
+}
+
+const loadFailed = (e) => {
+  const error = { code: e?.code ?? 'load_failed', message: e?.message ?? String(e) };
+  return { ok: false, error, errors: [error] };
+};
+
+function mainThreadPlanner(load) {
   const loading = Promise.resolve().then(load);
-  const failed = (e) => ({ ok: false, error: { code: e?.code ?? 'load_failed', message: e?.message ?? String(e) } });
   return {
+    where: 'main',
     ready: loading.then((f) => f.version()),
-    plan: (text, options) => loading.then((f) => f.plan(text, options), (e) => { const r = failed(e); r.errors = [r.error]; return r; }),
+    plan: (text, options) => loading.then((f) => f.plan(text, options), loadFailed),
   };
+}
+
+// Requests go to the worker; if it never becomes ready, everything moves to the main thread.
+function workerPlanner(worker) {
+  const pending = new Map();
+  let seq = 0;
+  let fallback = null;
+  const client = { where: 'worker' };
+  const started = new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => {
+      if (data.type === 'ready') resolve(data.version);
+      else if (data.type === 'failed') reject(data.error);
+      else if (data.type === 'plan') {
+        pending.get(data.id)?.(data.result);
+        pending.delete(data.id);
+      }
+    };
+    worker.onerror = (e) => {
+      e.preventDefault?.();
+      reject(new Error(e.message || 'the planner worker stopped'));
+      for (const done of pending.values()) done(loadFailed(new Error('the planner worker stopped; try again')));
+      pending.clear();
+      worker.terminate();
+      fallback ??= mainThreadPlanner(defaultLoad);
+      client.where = 'main';
+    };
+  });
+  const ready = started.catch(() => {
+    worker.terminate();
+    fallback = mainThreadPlanner(defaultLoad);
+    client.where = 'main';
+    return fallback.ready;
+  });
+  client.ready = ready;
+  client.plan = async (text, options) => {
+    await ready.catch(() => {});
+    if (fallback) return fallback.plan(text, options);
+    return new Promise((done) => {
+      const id = ++seq;
+      pending.set(id, done);
+      worker.postMessage({ id, text, options });
+    });
+  };
+  return client;
 }
 
 async function defaultLoad() {

@@ -1,7 +1,7 @@
 // selection-panel.js — properties of the selected op, kernel or edge; edits an op's fields in place.
 //
 // Contract: createSelectionPanel(body, {dispatch, dtypes, kinds}) → {render(state, editable)}. Shows the
-// selection of state (an op: name, kind, shape, dtype, inputs, its kernel; a kernel: members and bytes; an
+// selection of state (an op: name, kind, shape, dtype, inputs, bytes moved unfused, its kernel; a kernel: members and bytes; an
 // edge: fused or the planner's reason in words). Edits dispatch 'edit-graph' events; invalid field text is
 // marked and not sent. Numbers are the planner's. Browser-only; shown by tests/browser/page-edit.test.mjs.
 
@@ -57,6 +57,9 @@ export function createSelectionPanel(body, { dispatch, dtypes, kinds }) {
         g?.outputs?.includes(i) ? h('span', { class: 'badge' }, 'written to memory') : h('span', { class: 'badge' }, 'stays in registers')),
       h('div', { class: 'props' }, field('name', name), field('kind', kind), field('shape', shape), field('dtype', dtype),
         h('label', {}, 'inputs'), inputs),
+      typeof plan.op_bytes_unfused?.[i] === 'number' ? h('p', { 'data-testid': 'op-bytes' }, 'Unfused, this op moves ',
+        h('strong', { title: exactBytes(plan.op_bytes_unfused[i]) }, formatBytes(plan.op_bytes_unfused[i])),
+        ' (its distinct inputs read + its output written).') : null,
       g ? h('p', {}, 'Kernel ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); dispatch({ type: 'select', target: { kind: 'group', id: g.id } }); } }, String(g.id)),
         ` (${g.ops.length} op${g.ops.length > 1 ? 's' : ''}) reads ${formatBytes(g.bytes_read)}, writes ${formatBytes(g.bytes_written)}.`) : null,
       editable ? h('div', { class: 'sel-actions' }, h('button', { class: 'btn small danger', 'data-testid': 'delete-op',

@@ -6,8 +6,9 @@
 //     link), else 'state=<version>.<lz-string payload>'. The payload stores only what differs from the
 //     defaults: e (example id), t (text, omitted when equal to exampleText), o (options that differ).
 //   decodeState(hash) → {kind:'empty'} | {kind:'state', state:{example, text?, options}}
-//     | {kind:'error', message}. A damaged, truncated or foreign link is an 'error' with a message for people,
-//     never an exception. Older versions are migrated forward by MIGRATIONS; a newer version is an error.
+//     | {kind:'error', message}. A damaged, truncated, foreign or oversized link (MAX_LINK_CHARS,
+//     MAX_LINK_TEXT) is an 'error' with a message for people, never an exception. Older versions are
+//     migrated forward by MIGRATIONS; a newer version is an error.
 //   parseMode(search) → {embed, editable, showJson} from the query string (?embed&editable&json).
 // Old links are kept as golden tests in tests/web/url-state.test.mjs.
 
@@ -19,6 +20,17 @@ const OPTION_KEYS = { b: 'broadcast', r: 'resident_sources' };
 
 // MIGRATIONS[v] turns a version-v payload into a version-(v+1) payload. None yet: v1 is the first.
 const MIGRATIONS = {};
+
+// Size caps of a link: its payload (Chromium refuses URLs above 2 MB) and what that unpacks to (a graph of
+// about 100,000 ops); a larger one is refused before JSON parsing, so a hostile link never reaches the editor,
+// the draft or the planner.
+export const MAX_LINK_CHARS = 2_000_000;
+export const MAX_LINK_TEXT = 8 * 2 ** 20;
+const tooLarge = (size) => ({
+  kind: 'error',
+  message: `This share link is too large to open (${size}; the limit is ${MAX_LINK_TEXT} characters of graph), ` +
+    'so the default example is shown instead. Share a smaller graph, or send the JSON file.',
+});
 
 const damaged = (why) => ({
   kind: 'error',
@@ -70,9 +82,12 @@ export function decodeState(hash) {
     return { kind: 'error', message: `This link was made by a newer Fusion Playground (format ${version}); ` +
       'the default example is shown instead. Reload the page to get the latest version.' };
   }
+  if (m[2].length > MAX_LINK_CHARS) return tooLarge(`${m[2].length} characters`);
   let payload;
   try {
-    payload = JSON.parse(LZString.decompressFromEncodedURIComponent(m[2]) ?? '');
+    const text = LZString.decompressFromEncodedURIComponent(m[2]) ?? '';
+    if (text.length > MAX_LINK_TEXT) return tooLarge(`it unpacks to ${text.length} characters`);
+    payload = JSON.parse(text);
   } catch {
     return damaged('its data cannot be read');
   }

@@ -1,14 +1,17 @@
 // view-model.js — what the graph view draws: ops, fusion groups and edges, from a graph and its plan.
 //
 // Contract: buildViewModel(graph, plan) with plan.ok === true → {nodes, groups, edges}:
-//   nodes:  {id:'op<i>', op:i, label, kind, category, group, output, shape, dtype, parent}
+//   nodes:  {id:'op<i>', op:i, label, kind, category, group, output, shape, dtype, parent, bytes, heat}
 //   groups: {id:'g<k>', group:k, ops, multi, color}   (multi: more than one op → drawn as a cluster)
 //   edges:  {id, source, target, producer, consumer, fused, reason, detail, color}
+//   heat:   the legend bins of the bytes-moved colouring (byte-heat.js)
+// bytes is the plan's op_bytes_unfused[i] (null when absent); heat is its bin {color, ink} or null.
 // Everything about fusion (membership, outputs, fused/reason) is read from the plan; the graph only
 // supplies labels and kinds. Pure; no DOM. Shown by tests/web/view-model.test.mjs.
 
 import { categoryOf, canonicalKind } from './op-kinds.js';
 import { opLabel } from './graph-text.js';
+import { byteHeat } from './byte-heat.js';
 
 // Group colours (colour-blind friendly, readable behind dark text at low opacity).
 export const GROUP_COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#17becf'];
@@ -21,12 +24,14 @@ export function buildViewModel(graph, plan) {
     return { id: `g${g.id}`, group: g.id, ops: g.ops, multi, color: multi ? GROUP_COLORS[multiCount++ % GROUP_COLORS.length] : null };
   });
   const groupById = new Map(groups.map((g) => [g.group, g]));
+  const heat = byteHeat(plan.op_bytes_unfused);
   const nodes = graph.ops.map((op, i) => {
     const g = groupById.get(plan.op_group[i]);
     return {
       id: `op${i}`, op: i, label: opLabel(graph, i), kind: canonicalKind(op.kind), category: categoryOf(op.kind),
       group: plan.op_group[i], output: outputs.has(i), shape: op.shape, dtype: op.dtype ?? `${op.dtype_bytes} B`,
       parent: g?.multi ? g.id : null, color: g?.color ?? null,
+      bytes: plan.op_bytes_unfused?.[i] ?? null, heat: heat.bins[heat.binOf[i]] ?? null,
     };
   });
   const seen = new Set();
@@ -39,5 +44,5 @@ export function buildViewModel(graph, plan) {
       fused: !!e.fused, reason: e.fused ? null : e.reason, detail: e.detail ?? null,
       color: e.fused ? nodes[e.producer]?.color ?? null : null });
   }
-  return { nodes, groups, edges };
+  return { nodes, groups, edges, heat: heat.bins };
 }
