@@ -66,6 +66,8 @@ const REFUSED = [
   // Names.
   ['a duplicate name', graph(x, { ...x }), { code: 'duplicate_name', op: 1, path: '/ops/1/name' }],
   ['an empty name', graph({ ...x, name: '' }), { code: 'invalid_name', op: 0, path: '/ops/0/name' }],
+  ['a name of 4,097 bytes (2,049 two-byte characters)', graph(x, relu(['x'], { name: 'ß'.repeat(2_049) })),
+    { code: 'invalid_name', op: 1, path: '/ops/1/name' }],
   ['an unknown unicode name', graph(x, relu(['ß😀'], { name: 'y' })), { code: 'unknown_input', op: 1, path: '/ops/1/inputs/0' }],
   ['a lone surrogate in a name', '{"ops": [{"name": "\\ud800", "kind": "input", "shape": [4], "dtype": "f32"}]}',
     { code: 'json_syntax', line: 1, column: 26 }],
@@ -145,6 +147,10 @@ test('rank-64 and rank-1000 shapes plan, and broadcast across all 64 dimensions'
   assert.equal(result.bytes_unfused, 68 + 132 + 128 + 132);
   assert.equal(result.bytes_fused, 68 + 132);
   assert.equal(plan(graph({ ...x, shape: Array(1000).fill(1) })).bytes_unfused, 4);
+});
+
+test('a name of exactly 4,096 bytes plans', () => {
+  assert.equal(plan(graph(x, relu(['x'], { name: 'ß'.repeat(2_048) }))).groups.length, 2);
 });
 
 test('unicode names plan and come back unchanged in messages', () => {
