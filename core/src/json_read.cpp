@@ -148,7 +148,10 @@ class GraphSax : public nlohmann::json_sax<json> {
       }
       frames_.push_back(array ? Frame::skip : Frame::op);
     } else if (parent == Frame::op) {
-      if (array && key_ == "inputs") frames_.push_back(Frame::inputs);
+      if (key_ == "dtype" || key_ == "dtype_bytes") {
+        op_field(Scalar{Scalar::null, 0, 0, what});  // reported as a bad dtype, not a missing one
+        frames_.push_back(Frame::skip);
+      } else if (array && key_ == "inputs") frames_.push_back(Frame::inputs);
       else if (array && key_ == "shape") {
         draft().has_shape = true;
         frames_.push_back(Frame::shape);

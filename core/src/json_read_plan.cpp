@@ -58,7 +58,8 @@ class PlanFields {
 
  private:
   std::nullptr_t fail(const std::string& path, const std::string& what) {
-    if (!error) error = make_error(ErrorCode::invalid_plan, "the plan field " + path + " " + what, path);
+    if (!error)
+      error = make_error(ErrorCode::invalid_plan, (path.empty() ? std::string("the plan") : "the plan field " + path) + " " + what, path);
     return nullptr;
   }
 };

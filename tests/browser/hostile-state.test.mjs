@@ -115,3 +115,24 @@ test('300 edits in one page all plan, and the JS heap stops growing', { timeout:
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('a graph too large for a link plans, says so, and leaves the link and the draft alone', { timeout: 180_000 }, async () => {
+  const page = await openPage(site, '');
+  const n = await waitForPlan(page);
+  const hashBefore = await page.evaluate(() => location.hash);
+  // Three ops and a 9 MiB description: over MAX_LINK_TEXT (8 MiB) without a huge graph to draw.
+  const length = await page.evaluate((max) => {
+    const text = JSON.stringify({ description: 'd'.repeat(Math.ceil(max * 1.1)), ops: [
+      { name: 'x', kind: 'input', shape: [64], dtype: 'f32' },
+      { name: 'y', kind: 'relu', inputs: ['x'], shape: [64], dtype: 'f32' },
+      { name: 'z', kind: 'exp', inputs: ['y'], shape: [64], dtype: 'f32' }] });
+    window.fusionPlayground.store.dispatch({ type: 'set-text', text });
+    return text.length;
+  }, MAX_LINK_TEXT);
+  assert.ok(length > MAX_LINK_TEXT);
+  await waitForPlan(page, n + 1, 90_000);
+  await page.getByTestId('notice').filter({ hasText: /too large for a share link/ }).waitFor({ timeout: 60_000 });
+  assert.equal((await state(page)).ops, 3);
+  assert.equal(await page.evaluate(() => location.hash), hashBefore);
+  await page.context().close();
+});

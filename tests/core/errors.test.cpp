@@ -82,6 +82,12 @@ TEST_SUITE("error codes") {
     check_graph_error(R"({"ops": [{"kind": "input", "shape": [], "dtype": "f16", "dtype_bytes": 4}]})",
                       {ErrorCode::invalid_dtype_bytes, "/ops/0/dtype_bytes", 0, "make them agree"});
   }
+  TEST_CASE("a list or object where a dtype belongs is a bad dtype, not a missing one") {
+    check_graph_error(R"({"ops": [{"kind": "input", "shape": [4], "dtype": []}]})",
+                      {ErrorCode::unknown_dtype, "/ops/0/dtype", 0, "a list"});
+    check_graph_error(R"({"ops": [{"kind": "input", "shape": [4], "dtype_bytes": {"n": 4}}]})",
+                      {ErrorCode::invalid_dtype_bytes, "/ops/0/dtype_bytes", 0, "an object"});
+  }
   TEST_CASE("invalid_dimension: negative, float, string, huge") {
     for (const char* dim : {"-3", "2.5", "\"8\"", "1e300", "9007199254740992"})
       check_graph_error(std::string(R"({"ops": [{"kind": "input", "shape": [2, )") + dim + R"(], "dtype": "f32"}]})",
@@ -143,5 +149,8 @@ TEST_SUITE("error codes") {
     REQUIRE_FALSE(plan.ok());
     CHECK(plan.errors().front().code == ErrorCode::invalid_plan);
     CHECK(plan.errors().front().path == "/groups/0/ops");
+    const auto not_object = read_plan_json("[]");
+    REQUIRE_FALSE(not_object.ok());
+    CHECK(not_object.errors().front().message == "the plan must be an object");
   }
 }

@@ -10,7 +10,7 @@ import { createStore } from './store.js';
 import { isStale } from './events.js';
 import { EXAMPLES } from './examples-data.js';
 import { GALLERY, DEFAULT_EXAMPLE, findExample } from './gallery.js';
-import { decodeState, encodeState, parseMode } from './url-state.js';
+import { decodeState, encodeState, parseMode, MAX_LINK_TEXT } from './url-state.js';
 import { loadDraft, saveDraft } from './drafts.js';
 import { createPlanner } from './planner-client.js';
 import { buildViewModel } from './view-model.js';
@@ -100,6 +100,15 @@ let urlTimer = null;
 function scheduleUrl(state) {
   clearTimeout(urlTimer);
   urlTimer = setTimeout(() => {
+    // A graph too large for a link is neither encoded (compressing tens of MB would freeze the tab) nor
+    // saved as a draft (local storage holds a few MB); the person is told once.
+    if (state.text.length > MAX_LINK_TEXT) {
+      if (!state.notice) {
+        dispatch({ type: 'notice', level: 'info', message: `This graph (${(state.text.length / 2 ** 20).toFixed(1)} MiB of JSON) ` +
+          `is too large for a share link or a saved draft (limit ${MAX_LINK_TEXT / 2 ** 20} MiB); save the JSON to a file to keep it.` });
+      }
+      return;
+    }
     const hash = encodeState(state, EXAMPLES[state.example]);
     if (location.hash.slice(1) !== hash) history.replaceState(null, '', `#${hash}`);
     if (!mode.embed) saveDraft(localStorage, state);
