@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -87,7 +88,14 @@ int main(int argc, char** argv) {
       std::uint64_t sink = 0;
       const double parse = best_ms(runs, [&] { sink += fusion::read_graph_json(text)->size(); });
       const double valid = best_ms(runs, [&] { sink += fusion::validate(graph).size(); });
-      const double planned = best_ms(runs, [&] { plan = *planner.plan(graph); });
+      // Planning alone: the result is moved into place inside the timing and freed outside it.
+      double planned = 1e300;
+      for (int i = 0; i < runs; ++i) {
+        std::optional<fusion::Expected<fusion::FusionPlan>> result;
+        const auto start = Clock::now();
+        result.emplace(planner.plan(graph));
+        planned = std::min(planned, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+      }
       const double cost = best_ms(runs, [&] { fusion::price_plan(graph, plan); });
       const double verify = best_ms(runs, [&] { sink += fusion::verify_plan(graph, planner.options(), plan).size(); });
       const double write = best_ms(runs, [&] { written = fusion::write_plan_json(plan); });
