@@ -91,10 +91,7 @@ void check_names(const FusionGraph& g, ErrorList& errors) {
 }
 
 void check_cycle(const FusionGraph& g, ErrorList& errors) {
-  bool ids_are_topological = true;  // the common case (every builder graph): no cycle is possible
-  for (std::size_t x = 0; x < g.size() && ids_are_topological; ++x)
-    for (OpId in : g.op(static_cast<OpId>(x)).inputs) ids_are_topological = ids_are_topological && in < static_cast<OpId>(x);
-  if (ids_are_topological) return;
+  if (detail::ids_are_topological(g)) return;  // the common case (every builder graph): no cycle possible
   const std::vector<OpId> cycle = detail::find_cycle(g, detail::build_consumers(g));
   if (cycle.empty()) return;
   std::string ops;

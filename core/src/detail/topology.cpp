@@ -7,25 +7,11 @@
 
 namespace fusion::detail {
 
-std::vector<OpId> distinct_inputs(const FusionOp& op) {
-  std::vector<OpId> out;
-  out.reserve(op.inputs.size());
-  if (op.inputs.size() <= 16) {
-    for (OpId in : op.inputs)
-      if (std::find(out.begin(), out.end(), in) == out.end()) out.push_back(in);
-    return out;
-  }
-  std::vector<OpId> sorted = op.inputs;
-  std::sort(sorted.begin(), sorted.end());
-  std::vector<bool> seen_in_sorted(sorted.size(), false);
-  for (OpId in : op.inputs) {
-    const auto at = static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), in) - sorted.begin());
-    if (!seen_in_sorted[at]) {
-      seen_in_sorted[at] = true;
-      out.push_back(in);
-    }
-  }
-  return out;
+bool ids_are_topological(const FusionGraph& graph) {
+  for (std::size_t x = 0; x < graph.size(); ++x)
+    for (OpId in : graph.op(static_cast<OpId>(x)).inputs)
+      if (in >= static_cast<OpId>(x)) return false;
+  return true;
 }
 
 Consumers build_consumers(const FusionGraph& graph) {
@@ -76,11 +62,7 @@ std::optional<std::vector<OpId>> topological_order(const FusionGraph& graph, con
   const std::size_t n = graph.size();
   std::vector<OpId> order;
   order.reserve(n);
-  bool ids_are_topological = true;
-  for (std::size_t x = 0; x < n && ids_are_topological; ++x)
-    for (OpId in : graph.op(static_cast<OpId>(x)).inputs)
-      if (in >= static_cast<OpId>(x)) ids_are_topological = false;
-  if (ids_are_topological) {
+  if (ids_are_topological(graph)) {
     for (std::size_t x = 0; x < n; ++x) order.push_back(static_cast<OpId>(x));
     return order;
   }

@@ -28,8 +28,8 @@ Consumers build_consumers(const FusionGraph& graph);
 using Producers = Consumers;
 Producers build_producers(const FusionGraph& graph);
 
-// The inputs of op x without repeats, in first-occurrence order.
-std::vector<OpId> distinct_inputs(const FusionOp& op);
+// Does every op's input have a smaller id? (Always true of builder graphs; then ids are an order.)
+bool ids_are_topological(const FusionGraph& graph);
 
 // Topological order: Kahn's algorithm taking the smallest ready id first, so the order is ascending id
 // whenever ids are already topological. nullopt when the graph has a cycle.
