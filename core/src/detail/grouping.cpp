@@ -73,10 +73,10 @@ class GroupGraph {
   std::vector<std::vector<OpId>> forbidden_;    // per representative: ops it must not absorb
 };
 
-// One of the two searches of a cycle check: a best-first walk over groups inside the window (lo, hi)
-// of `ord`, one neighbour per step, so the two walks can advance in lock step. The forward walk
-// expands the reached group nearest C first (highest ord), the backward walk the one nearest A
-// (lowest ord): each heads for the other end, so a cycle, if there is one, is found early.
+// One of the two searches of a cycle check: a best-first walk over groups whose order labels lie in
+// the window (lo, hi), one neighbour per step, so the two walks can advance in lock step. The forward
+// walk expands the reached group nearest C first (highest label), the backward walk the one nearest A
+// (lowest label): each heads for the other end, so a cycle, if there is one, is found early.
 struct GroupGraph::Walk {
   GroupGraph& gg;
   bool forward;        // forward from `start` along consumers, or backward along producers
