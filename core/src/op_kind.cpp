@@ -33,6 +33,7 @@ constexpr std::array kKinds = {
     KindInfo{K::sign, "sign", C::elementwise},        KindInfo{K::logical_not, "logical_not", C::elementwise},
     KindInfo{K::softplus, "softplus", C::elementwise}, KindInfo{K::leaky_relu, "leaky_relu", C::elementwise},
     KindInfo{K::clamp, "clamp", C::elementwise},      KindInfo{K::identity, "identity", C::elementwise},
+    KindInfo{K::batch_norm, "batch_norm", C::elementwise},
     KindInfo{K::add, "add", C::elementwise},          KindInfo{K::sub, "sub", C::elementwise},
     KindInfo{K::mul, "mul", C::elementwise},          KindInfo{K::div, "div", C::elementwise},
     KindInfo{K::max, "max", C::elementwise},          KindInfo{K::min, "min", C::elementwise},
@@ -76,7 +77,7 @@ constexpr std::array kAliases = {
     Alias{"eq", K::equal},           Alias{"lt", K::less},           Alias{"gt", K::greater},
     Alias{"dot", K::matmul},         Alias{"gemm", K::matmul},       Alias{"bmm", K::matmul},
     Alias{"conv2d", K::conv},        Alias{"convolution", K::conv},  Alias{"layernormalization", K::layer_norm},
-    Alias{"cumulativesum", K::cumsum}, Alias{"maxpool", K::max_pool}, Alias{"averagepool", K::avg_pool},
+    Alias{"cumulativesum", K::cumsum}, Alias{"batchnormalization", K::batch_norm}, Alias{"batchnorm", K::batch_norm}, Alias{"maxpool", K::max_pool}, Alias{"averagepool", K::avg_pool},
 };
 
 const KindInfo& info(OpKind kind) { return kKinds[static_cast<std::size_t>(kind)]; }

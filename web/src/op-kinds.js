@@ -10,7 +10,7 @@ export const SOURCE_KINDS = ['input', 'constant'];
 export const ELEMENTWISE_KINDS = [
   'neg', 'abs', 'exp', 'log', 'sqrt', 'rsqrt', 'relu', 'gelu', 'sigmoid', 'tanh', 'silu', 'cast', 'erf',
   'reciprocal', 'square', 'sin', 'cos', 'floor', 'ceil', 'round', 'sign', 'logical_not', 'softplus',
-  'leaky_relu', 'clamp', 'identity', 'add', 'sub', 'mul', 'div', 'max', 'min', 'pow', 'mod', 'equal', 'less',
+  'leaky_relu', 'clamp', 'identity', 'batch_norm', 'add', 'sub', 'mul', 'div', 'max', 'min', 'pow', 'mod', 'equal', 'less',
   'greater', 'logical_and', 'logical_or', 'where',
 ];
 
@@ -27,7 +27,7 @@ const ALIASES = {
   multiply: 'mul', divide: 'div', power: 'pow', select: 'where', and: 'logical_and', or: 'logical_or',
   eq: 'equal', lt: 'less', gt: 'greater', dot: 'matmul', gemm: 'matmul', bmm: 'matmul', conv2d: 'conv',
   convolution: 'conv', layernormalization: 'layer_norm', cumulativesum: 'cumsum', maxpool: 'max_pool',
-  averagepool: 'avg_pool',
+  averagepool: 'avg_pool', batchnormalization: 'batch_norm', batchnorm: 'batch_norm',
 };
 
 export const ALL_KINDS = [...SOURCE_KINDS, ...ELEMENTWISE_KINDS, ...BARRIER_KINDS];

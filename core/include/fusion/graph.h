@@ -30,6 +30,8 @@ struct FusionOp {
   Shape shape;               // output shape; [] is a scalar
   std::int64_t dtype_bytes = 4;
   std::string name;          // optional; unique when given
+  bool output = false;       // always written to memory, even when only its own group reads it
+  std::string region;        // control-flow region ("" = top level); nothing fuses across regions
 
   bool is_source() const { return inputs.empty(); }
 };

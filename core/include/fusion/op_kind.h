@@ -19,7 +19,7 @@ enum class OpKind {
   input, constant,
   // elementwise, unary
   neg, abs, exp, log, sqrt, rsqrt, relu, gelu, sigmoid, tanh, silu, cast, erf, reciprocal, square,
-  sin, cos, floor, ceil, round, sign, logical_not, softplus, leaky_relu, clamp, identity,
+  sin, cos, floor, ceil, round, sign, logical_not, softplus, leaky_relu, clamp, identity, batch_norm,
   // elementwise, binary and ternary
   add, sub, mul, div, max, min, pow, mod, equal, less, greater, logical_and, logical_or, where,
   // barriers

@@ -23,6 +23,13 @@ enum class EdgeReason {
   barrier_consumer,  // the consumer is a barrier (not elementwise)
   shape,             // shapes are not broadcast-compatible (or not equal without broadcast)
   cycle,             // merging would put a barrier between two halves of one group
+  // Reasons of the compiler-style strategies (docs/strategies.md); region also applies to seed.
+  anchor,            // the group would hold two heavy ops (matmul, conv, reduction)
+  layout,            // a layout-changing producer (transpose) does not fuse into a reduction
+  multi_pass,        // a reduction epilogue would need a full-size tensor (softmax/layernorm-style passes)
+  limit,             // the merged group would exceed max_group_ops, max_group_operands or max_live_values
+  unprofitable,      // the time model says the merge or recomputation is slower
+  region,            // the ops run in different control-flow regions
 };
 
 const char* to_string(EdgeReason reason);
@@ -42,12 +49,38 @@ struct FusionGroup {
   std::vector<OpId> outputs;  // members consumed outside the group or with no consumer, ascending id
   std::uint64_t bytes_read = 0;
   std::uint64_t bytes_written = 0;
+  std::vector<OpId> recomputed;  // members owned by another group (or by none) and recomputed here, ascending
+  std::string label;             // pattern label (docs/strategies.md), empty when none
+  std::uint64_t flops = 0;
+  double time_us = 0.0;          // 0 for a group of sources
+};
+
+enum class Recompute { none, cheap, all };
+
+// The rule table of docs/strategies.md. A strategy preset fills it; options may override any rule.
+struct StrategyRules {
+  bool horizontal = false;
+  std::uint64_t horizontal_small_bytes = 0;  // 0 = no small-kernel packing
+  std::int64_t horizontal_max_ops = 0;       // 0 = no cap
+  bool epilogue = false;
+  bool reduction_prologue = false;
+  bool reduction_epilogue = false;
+  Recompute recompute = Recompute::none;
+  std::vector<OpKind> movement;              // data-movement kinds treated as loop ops
+  std::int64_t max_group_ops = 0;            // 0 = no limit
+  std::int64_t max_group_operands = 0;
+  std::int64_t max_live_values = 0;
+  bool refuse_unprofitable = false;
+
+  bool operator==(const StrategyRules&) const = default;
 };
 
 struct PlannerOptions {
   bool broadcast = true;          // merged edges need broadcast-compatible (else equal) shapes
   bool resident_sources = false;  // sources cost nothing (their consumers' reads still count)
-  std::string strategy = "seed";  // the grouping rules; "seed" is DESIGN.md sections 3-4
+  std::string strategy = "seed";  // the preset: "seed" (DESIGN.md sections 3-4), "xla", "tvm", "inductor"
+  std::string hardware = "a100";  // the time model's device profile (fusion/hardware.h)
+  StrategyRules rules;            // resolved: the preset's rules with the caller's overrides applied
 };
 
 struct FusionPlan {
@@ -61,6 +94,11 @@ struct FusionPlan {
   double speedup_estimate = 1.0;       // bytes_unfused / bytes_fused, 1.0 when both are 0
   std::int64_t kernels_unfused = 0;    // ops that are not sources
   std::int64_t kernels_fused = 0;      // groups that are not sources
+  std::uint64_t flops_unfused = 0;     // time model (docs/strategies.md): every op once
+  std::uint64_t flops_fused = 0;       // every group's members, recomputed copies included
+  double time_unfused_us = 0.0;        // one kernel per non-source op
+  double time_fused_us = 0.0;          // one kernel per non-source group
+  double time_speedup = 1.0;           // time_unfused_us / time_fused_us, 1.0 when both are 0
 };
 
 }  // namespace fusion
