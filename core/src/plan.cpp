@@ -6,14 +6,25 @@
 
 namespace fusion {
 namespace {
-constexpr std::array<std::pair<EdgeReason, const char*>, 6> kReasons = {{
+constexpr std::array<std::pair<EdgeReason, const char*>, 12> kReasons = {{
     {EdgeReason::none, "none"},
     {EdgeReason::source, "source"},
     {EdgeReason::barrier_producer, "barrier_producer"},
     {EdgeReason::barrier_consumer, "barrier_consumer"},
     {EdgeReason::shape, "shape"},
     {EdgeReason::cycle, "cycle"},
+    {EdgeReason::anchor, "anchor"},
+    {EdgeReason::layout, "layout"},
+    {EdgeReason::multi_pass, "multi_pass"},
+    {EdgeReason::limit, "limit"},
+    {EdgeReason::unprofitable, "unprofitable"},
+    {EdgeReason::region, "region"},
 }};
+static_assert([] {
+  for (std::size_t i = 0; i < kReasons.size(); ++i)
+    if (static_cast<std::size_t>(kReasons[i].first) != i) return false;
+  return true;
+}(), "kReasons must list reasons in declaration order");
 }  // namespace
 
 const char* to_string(EdgeReason reason) { return kReasons[static_cast<std::size_t>(reason)].second; }

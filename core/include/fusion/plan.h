@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fusion/graph.h"
+#include "fusion/op_kind.h"
 
 namespace fusion {
 
