@@ -1,12 +1,16 @@
 // fusion_plan.cpp — the `fusion-plan` command: plan a graph file (or stdin) and print the plan.
 //
-// Usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--table] [--verify] [FILE|-]
+// Usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--hardware H] [--rule NAME=VALUE]...
+//                    [--table] [--verify] [FILE|-]
+// The flags become an options document read by fusion::read_options_json, so they are checked exactly
+// as the JSON options are (docs/strategies.md).
 // Prints the plan JSON (byte for byte what the WASM module returns) or, with --table, a readable
 // table. Bad input: one line on stderr naming the problem and where, exit status 2. --verify checks
 // the plan with the independent verifier and exits 3 on any violation. Shown by tests/core/cli.test.cpp.
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "fusion/json_io.h"
@@ -17,32 +21,50 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--table] [--verify] [FILE|-]\n"
+    "usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--hardware H] [--rule NAME=VALUE]...\n"
+    "                   [--table] [--verify] [FILE|-]\n"
     "Plans kernel fusion for the op graph in FILE (JSON; '-' or nothing reads stdin) and prints the plan.\n"
     "  --no-broadcast      merged edges need equal shapes (default: broadcast-compatible)\n"
     "  --resident-sources  sources are already in memory and cost nothing\n"
-    "  --strategy S        grouping rules (default: seed)\n"
+    "  --strategy S        grouping rules: seed (default), xla, tvm, inductor (docs/strategies.md)\n"
+    "  --hardware H        time model device: h100, a100 (default), rtx4090\n"
+    "  --rule NAME=VALUE   override one rule of the strategy, e.g. max_group_ops=8, recompute=none,\n"
+    "                      movement='[\"reshape\"]' (VALUE is JSON, or else a string)\n"
     "  --table             print a readable table instead of JSON\n"
     "  --verify            check the plan with the independent verifier; exit 3 on a violation\n";
 
 struct Args {
-  fusion::PlannerOptions options;
+  nlohmann::json options = nlohmann::json::object();
   bool table = false, verify = false, help = false;
   std::string file = "-";
   std::string error;
 };
+
+// "--rule name=value": value as JSON when it parses, else as a string.
+void add_rule(Args& args, const std::string& text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    args.error = "--rule needs NAME=VALUE, not '" + text + "'";
+    return;
+  }
+  const std::string value = text.substr(eq + 1);
+  nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
+  args.options["rules"][text.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
+}
 
 Args parse_args(int argc, char** argv) {
   Args args;
   bool have_file = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--no-broadcast") args.options.broadcast = false;
-    else if (a == "--resident-sources") args.options.resident_sources = true;
+    if (a == "--no-broadcast") args.options["broadcast"] = false;
+    else if (a == "--resident-sources") args.options["resident_sources"] = true;
     else if (a == "--table") args.table = true;
     else if (a == "--verify") args.verify = true;
     else if (a == "--help" || a == "-h") args.help = true;
-    else if (a == "--strategy" && i + 1 < argc) args.options.strategy = argv[++i];
+    else if (a == "--strategy" && i + 1 < argc) args.options["strategy"] = argv[++i];
+    else if (a == "--hardware" && i + 1 < argc) args.options["hardware"] = argv[++i];
+    else if (a == "--rule" && i + 1 < argc) add_rule(args, argv[++i]);
     else if (a.size() > 1 && a[0] == '-' ) args.error = "unknown option '" + a + "'";
     else if (have_file) args.error = "more than one input file";
     else { args.file = a; have_file = true; }
@@ -91,12 +113,14 @@ int main(int argc, char** argv) {
     std::cerr << "fusion-plan: cannot read '" << args.file << "'\n";
     return 2;
   }
+  const auto options = fusion::read_options_json(args.options.dump());
+  if (!options) return fail_with("options", options.errors());
   const auto graph = fusion::read_graph_json(text);
   if (!graph) return fail_with(args.file, graph.errors());
-  const auto plan = fusion::FusionPlanner(args.options).plan(*graph);
+  const auto plan = fusion::FusionPlanner(*options).plan(*graph);
   if (!plan) return fail_with(args.file, plan.errors());
   if (args.verify) {
-    const auto violations = fusion::verify_plan(*graph, args.options, *plan);
+    const auto violations = fusion::verify_plan(*graph, *options, *plan);
     for (const auto& v : violations) std::cerr << "fusion-plan: verify: " << v.code << ": " << v.message << '\n';
     if (!violations.empty()) return 3;
   }

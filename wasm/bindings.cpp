@@ -1,7 +1,7 @@
-// bindings.cpp — the embind surface of the planner: four JSON-text functions, nothing else.
+// bindings.cpp — the embind surface of the planner: five JSON-text functions, nothing else.
 //
-// Contract: plan(graphJson, optionsJson), validate(graphJson), verify(graphJson, optionsJson, planJson) and
-// version() return exactly what fusion::api returns, so WASM and the native CLI agree byte for byte.
+// Contract: plan(graphJson, optionsJson), validate(graphJson), verify(graphJson, optionsJson, planJson),
+// version() and catalog() return exactly what fusion::api returns, so WASM and the native CLI agree byte for byte.
 // fusion::api never throws (every failure, out of memory included, is {"ok": false, "error": ...}); what
 // can still fail outside it, such as embind copying a huge argument string into an exhausted heap, reaches
 // JavaScript as an exception, which wasm/fusion-loader.mjs turns into an error value. Only value types
@@ -33,4 +33,5 @@ EMSCRIPTEN_BINDINGS(fusion) {
   emscripten::function("validate", &validate);
   emscripten::function("verify", &verify);
   emscripten::function("version", &fusion::api::version);
+  emscripten::function("catalog", &fusion::api::catalog);
 }

@@ -1,6 +1,6 @@
 // fusion-loader.mjs — loads the WASM module once and wraps it in the value API that never throws.
 //
-// loadFusion() resolves to { plan, validate, verify, version, planText, validateText, verifyText,
+// loadFusion() resolves to { plan, validate, verify, version, catalog, planText, validateText, verifyText,
 // heapBytes }; it is the only call that may fail by rejecting (a FusionError with code "load_failed", when the
 // module is missing or cannot be instantiated), and a later call tries again. Graphs, options and plans may
 // be given as JSON text, as plain objects or (graphs) as a FusionGraph. The *Text functions return the C++
@@ -41,6 +41,7 @@ async function instantiate() {
 // replaced by a fresh one; calls made while that one is created return an error value.
 function valueApi(firstCore, createCore) {
   const version = firstCore.version();
+  const catalog = JSON.parse(firstCore.catalog());
   let core = firstCore;
   const replaceCore = () => {
     core = null;
@@ -66,6 +67,7 @@ function valueApi(firstCore, createCore) {
     validate: (graph) => parseResult(validateText(graph)),
     verify: (graph, options, plan) => parseResult(verifyText(graph, options, plan)),
     version: () => version,
+    catalog: () => structuredClone(catalog),
     heapBytes: () => core?.HEAP8?.buffer.byteLength ?? 0,
   };
 }

@@ -1,6 +1,7 @@
 // fusion-planner.mjs — FusionPlanner: options plus plan(), the throwing builder face of the planner.
 //
-// new FusionPlanner().withBroadcast(false).withResidentSources(true).withStrategy('seed'): each with*
+// new FusionPlanner().withBroadcast(false).withResidentSources(true).withStrategy('xla').withHardware('h100')
+// .withRule('max_group_ops', 8): each with*
 // returns a new planner (planners are immutable values); options left unset take the C++ defaults. plan(graph) plans a
 // FusionGraph, a plain graph object or JSON text with the module that loadFusion() loaded (or the one passed
 // as the second argument) and returns the plan object; a failed plan throws FusionError with the error's
@@ -31,6 +32,15 @@ export class FusionPlanner {
 
   withStrategy(name) {
     return new FusionPlanner({ ...this.#options, strategy: name });
+  }
+
+  withHardware(name) {
+    return new FusionPlanner({ ...this.#options, hardware: name });
+  }
+
+  // Overrides one rule of the strategy's preset (docs/strategies.md), e.g. withRule('max_group_ops', 8).
+  withRule(name, value) {
+    return new FusionPlanner({ ...this.#options, rules: { ...this.#options.rules, [name]: value } });
   }
 
   plan(graph, fusion = loadedFusion()) {

@@ -13,6 +13,10 @@ export interface OpSpec {
   /** "f32", "f16", "bf16", "f64", "i8", "i32", "i64", "bool", ... */
   dtype?: string;
   name?: string;
+  /** Always written to memory, even when only its own group reads it. */
+  output?: boolean;
+  /** Control-flow region ("" = top level); nothing fuses across regions. */
+  region?: string;
   [key: string]: unknown;
 }
 
@@ -29,8 +33,46 @@ export interface PlanOptions {
   broadcast?: boolean;
   /** Sources cost nothing to write (default false). */
   resident_sources?: boolean;
-  /** Grouping strategy (default "seed"). */
+  /** Grouping strategy: "seed" (default), "xla", "tvm", "inductor" (docs/strategies.md). */
   strategy?: string;
+  /** Time model device: "h100", "a100" (default), "rtx4090". */
+  hardware?: string;
+  /** Overrides of single rules of the strategy's preset, e.g. {max_group_ops: 8}. */
+  rules?: Partial<StrategyRules>;
+}
+
+/** The rule table of docs/strategies.md, as plans report it under options.rules. */
+export interface StrategyRules {
+  horizontal: boolean;
+  horizontal_small_bytes: number;
+  horizontal_max_ops: number;
+  epilogue: boolean;
+  reduction_prologue: boolean;
+  reduction_epilogue: boolean;
+  recompute: 'none' | 'cheap' | 'all';
+  movement: string[];
+  max_group_ops: number;
+  max_group_operands: number;
+  max_live_values: number;
+  refuse_unprofitable: boolean;
+}
+
+export interface HardwareProfile {
+  name: string;
+  description: string;
+  bandwidth_bytes_per_s: number;
+  vector_flops_per_s: number;
+  matrix_flops_per_s: number;
+  launch_us: number;
+}
+
+/** What the planner offers (Fusion.catalog()). */
+export interface Catalog {
+  ok: true;
+  strategies: Array<{ name: string; rules: StrategyRules }>;
+  hardware: HardwareProfile[];
+  rules: string[];
+  reasons: string[];
 }
 
 /** Options argument: an object, JSON text, or undefined/null for the defaults. */
@@ -61,6 +103,13 @@ export interface FusionGroup {
   outputs: number[];
   bytes_read: number;
   bytes_written: number;
+  /** Members recomputed here (also in `ops`); their owner is another group, or none. */
+  recomputed: number[];
+  /** Pattern label, e.g. "matmul+bias+act"; "" when none. */
+  label: string;
+  flops: number;
+  /** Estimated kernel time on the plan's hardware profile; 0 for sources. */
+  time_us: number;
   [key: string]: unknown;
 }
 
@@ -68,7 +117,8 @@ export interface PlanEdge {
   producer: number;
   consumer: number;
   fused: boolean;
-  /** Why an edge was not fused: "source", "barrier_producer", "barrier_consumer", "shape", "cycle", ... */
+  /** Why an edge was not fused: "source", "barrier_producer", "barrier_consumer", "shape", "cycle", "anchor",
+   * "layout", "multi_pass", "limit", "unprofitable", "region". */
   reason?: string;
   [key: string]: unknown;
 }
@@ -81,6 +131,13 @@ export interface Plan {
   bytes_unfused: number;
   bytes_fused: number;
   speedup_estimate: number;
+  kernels_unfused: number;
+  kernels_fused: number;
+  flops_unfused: number;
+  flops_fused: number;
+  time_unfused_us: number;
+  time_fused_us: number;
+  time_speedup: number;
   edges: PlanEdge[];
   [key: string]: unknown;
 }
@@ -111,6 +168,8 @@ export interface Fusion {
   verify(graph: GraphInput, options: OptionsInput, plan: Plan | string): Verification | Failure;
   /** The library version, e.g. "0.1.0". */
   version(): string;
+  /** Strategies with their rules, hardware profiles, rule names and edge reasons. */
+  catalog(): Catalog;
   /** The C++ facade's JSON text, unparsed (what the native CLI prints). */
   planText(graph: GraphInput, options?: OptionsInput): string;
   validateText(graph: GraphInput): string;
@@ -160,6 +219,9 @@ export class FusionPlanner {
   withBroadcast(on: boolean): FusionPlanner;
   withResidentSources(on: boolean): FusionPlanner;
   withStrategy(name: string): FusionPlanner;
+  withHardware(name: string): FusionPlanner;
+  /** Overrides one rule of the strategy's preset. */
+  withRule<K extends keyof StrategyRules>(name: K, value: StrategyRules[K]): FusionPlanner;
   /**
    * Plans the graph with the module loadFusion() loaded (or `fusion`). Throws FusionError on a failed plan
    * (code, op, path of the first error) and "not_loaded" before loadFusion() has resolved.

@@ -5,7 +5,11 @@
 #include <new>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
+#include "fusion/hardware.h"
 #include "fusion/json_io.h"
+#include "fusion/strategy.h"
 #include "fusion/planner.h"
 #include "fusion/verify.h"
 
@@ -82,5 +86,30 @@ std::string verify(std::string_view graph_json, std::string_view options_json, s
 }
 
 std::string version() { return "0.1.0"; }
+
+std::string catalog() {
+  return guarded([] {
+    nlohmann::json out = {{"ok", true}};
+    for (std::string_view name : strategy_names())
+      out["strategies"].push_back({{"name", name}, {"rules", nlohmann::json::parse(write_rules_json(*preset_rules(name)))}});
+    for (std::string_view name : hardware_names()) {
+      const HardwareProfile h = *hardware_profile(name);
+      out["hardware"].push_back({{"name", h.name},
+                                 {"description", h.description},
+                                 {"bandwidth_bytes_per_s", h.bandwidth_bytes_per_s},
+                                 {"vector_flops_per_s", h.vector_flops_per_s},
+                                 {"matrix_flops_per_s", h.matrix_flops_per_s},
+                                 {"launch_us", h.launch_us}});
+    }
+    out["rules"] = nlohmann::json::array();
+    for (std::string_view name : rule_names()) out["rules"].push_back(name);
+    out["reasons"] = nlohmann::json::array();
+    for (int r = static_cast<int>(EdgeReason::source); parse_edge_reason(to_string(static_cast<EdgeReason>(r))); ++r) {
+      out["reasons"].push_back(to_string(static_cast<EdgeReason>(r)));
+      if (static_cast<EdgeReason>(r) == EdgeReason::region) break;
+    }
+    return out.dump();
+  });
+}
 
 }  // namespace fusion::api

@@ -15,7 +15,8 @@ namespace {
 using json = nlohmann::json;
 using detail::make_error;
 
-constexpr std::array<std::string_view, 6> kOpFields = {"name", "kind", "inputs", "shape", "dtype", "dtype_bytes"};
+constexpr std::array<std::string_view, 8> kOpFields = {"name",  "kind",        "inputs", "shape",
+                                                       "dtype", "dtype_bytes", "output", "region"};
 constexpr std::array<std::string_view, 4> kTopFields = {"ops", "name", "description", "$schema"};
 
 template <std::size_t N>
@@ -107,7 +108,7 @@ class GraphSax : public nlohmann::json_sax<json> {
     } else if (frames_.back() == Frame::op && !is_one_of(key_, kOpFields)) {
       add_op_error(ErrorCode::unknown_field,
                    "op " + std::to_string(op_index()) + " has an unknown field '" + key_ +
-                       "'; ops have name, kind, inputs, shape, dtype or dtype_bytes",
+                       "'; ops have name, kind, inputs, shape, dtype or dtype_bytes, output, region",
                    "/" + key_);
       skip_value_ = true;
     }
@@ -244,6 +245,15 @@ class GraphSax : public nlohmann::json_sax<json> {
                      "dtype_bytes of " + where() + " is " + v.describe() + "; it must be a positive whole number of bytes per element",
                      "/dtype_bytes");
       }
+    } else if (key_ == "output") {
+      if (v.type != Scalar::boolean) return field_type_error(v.describe());
+      d.op.output = v.text == "true";
+    } else if (key_ == "region") {
+      if (v.type != Scalar::string) return field_type_error(v.describe());
+      if (v.text.size() > kMaxNameBytes)
+        return add_op_error(ErrorCode::invalid_name, "the region of " + where() + " is longer than " +
+                                                         std::to_string(kMaxNameBytes) + " bytes", "/region");
+      d.op.region = std::string(v.text);
     } else {  // inputs or shape given as a scalar
       if (key_ == "shape") d.has_shape = true;
       field_type_error(v.describe());
@@ -277,9 +287,10 @@ class GraphSax : public nlohmann::json_sax<json> {
   }
 
   void field_type_error(const std::string& what) {
-    const std::string expected = key_ == "name" || key_ == "kind" ? "a string"
-                                 : key_ == "shape"                ? "a list of dimensions"
-                                                                  : "a list";
+    const std::string expected = key_ == "name" || key_ == "kind" || key_ == "region" ? "a string"
+                                 : key_ == "output"                                 ? "true or false"
+                                 : key_ == "shape"                                  ? "a list of dimensions"
+                                                                                    : "a list";
     if (key_ == "dtype" || key_ == "dtype_bytes") return;  // reported by op_field
     if (key_ == "kind") draft().has_kind = true;
     add_op_error(ErrorCode::invalid_type, "the " + key_ + " of " + where() + " must be " + expected + ", not " + what, "/" + key_);

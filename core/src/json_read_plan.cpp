@@ -10,8 +10,6 @@ namespace {
 using json = nlohmann::json;
 using detail::make_error;
 
-bool is_blank(std::string_view text) { return text.find_first_not_of(" \t\r\n") == std::string_view::npos; }
-
 // Reads typed fields of a plan document, remembering the first problem with its path.
 class PlanFields {
  public:
@@ -37,6 +35,16 @@ class PlanFields {
       return 0;
     }
     return v->get<std::uint64_t>();
+  }
+  double number(const json& object, const char* key, const std::string& path) {
+    const json* v = field(object, key, path);
+    if (v && !v->is_number()) fail(path + "/" + key, "must be a number");
+    return v && v->is_number() ? v->get<double>() : 0.0;
+  }
+  std::string text(const json& object, const char* key, const std::string& path) {
+    const json* v = field(object, key, path);
+    if (v && !v->is_string()) fail(path + "/" + key, "must be a string");
+    return v && v->is_string() ? v->get<std::string>() : std::string();
   }
   std::vector<std::int32_t> ids(const json& object, const char* key, const std::string& path) {
     std::vector<std::int32_t> out;
@@ -72,6 +80,10 @@ FusionGroup read_group(const json& v, const std::string& path, PlanFields& f) {
   group.outputs = f.ids(v, "outputs", path);
   group.bytes_read = f.count(v, "bytes_read", path);
   group.bytes_written = f.count(v, "bytes_written", path);
+  if (v.is_object() && v.contains("recomputed")) group.recomputed = f.ids(v, "recomputed", path);
+  if (v.is_object() && v.contains("label")) group.label = f.text(v, "label", path);
+  if (v.is_object() && v.contains("flops")) group.flops = f.count(v, "flops", path);
+  if (v.is_object() && v.contains("time_us")) group.time_us = f.number(v, "time_us", path);
   return group;
 }
 
@@ -90,39 +102,15 @@ EdgeDecision read_edge(const json& v, const std::string& path, PlanFields& f) {
   const auto parsed = reason && reason->is_string() ? parse_edge_reason(reason->get<std::string>()) : std::nullopt;
   if (!parsed && !f.error)
     f.error = make_error(ErrorCode::invalid_plan,
-                         "the plan field " + path + "/reason must be source, barrier_producer, barrier_consumer, "
-                                                    "shape or cycle",
+                         "the plan field " + path + "/reason must be an edge reason (source, barrier_producer, "
+                                                    "barrier_consumer, shape, cycle, anchor, layout, multi_pass, "
+                                                    "limit, unprofitable or region)",
                          path + "/reason");
   edge.reason = parsed.value_or(EdgeReason::none);
   return edge;
 }
 
 }  // namespace
-
-Expected<PlannerOptions> read_options_json(std::string_view text) {
-  PlannerOptions options;
-  if (is_blank(text)) return options;
-  Expected<json> doc = detail::parse_text(text);
-  if (!doc) return doc.errors();
-  if (!doc->is_object())
-    return make_error(ErrorCode::invalid_options,
-                      "options must be a JSON object like {\"broadcast\": true, \"resident_sources\": false}", "");
-  for (const auto& [key, value] : doc->items()) {
-    const std::string path = "/" + key;
-    if (key == "broadcast" || key == "resident_sources") {
-      if (!value.is_boolean())
-        return make_error(ErrorCode::invalid_options, "option '" + key + "' must be true or false", path);
-      (key == "broadcast" ? options.broadcast : options.resident_sources) = value.get<bool>();
-    } else if (key == "strategy") {
-      if (!value.is_string()) return make_error(ErrorCode::invalid_options, "option 'strategy' must be a string", path);
-      options.strategy = value.get<std::string>();
-    } else {
-      return make_error(ErrorCode::invalid_options,
-                        "unknown option '" + key + "'; options are broadcast, resident_sources and strategy", path);
-    }
-  }
-  return options;
-}
 
 Expected<FusionPlan> read_plan_json(std::string_view text) {
   Expected<json> doc = detail::parse_text(text);
@@ -162,6 +150,12 @@ Expected<FusionPlan> read_plan_json(std::string_view text) {
     if (speedup->is_number()) plan.speedup_estimate = speedup->get<double>();
     else f.error = make_error(ErrorCode::invalid_plan, "the plan field /speedup_estimate must be a number", "/speedup_estimate");
   }
+  // The time model's fields are optional (plans written before it existed).
+  if (root.is_object() && root.contains("flops_unfused")) plan.flops_unfused = f.count(root, "flops_unfused", "");
+  if (root.is_object() && root.contains("flops_fused")) plan.flops_fused = f.count(root, "flops_fused", "");
+  if (root.is_object() && root.contains("time_unfused_us")) plan.time_unfused_us = f.number(root, "time_unfused_us", "");
+  if (root.is_object() && root.contains("time_fused_us")) plan.time_fused_us = f.number(root, "time_fused_us", "");
+  if (root.is_object() && root.contains("time_speedup")) plan.time_speedup = f.number(root, "time_speedup", "");
   if (f.error) return *f.error;
   return plan;
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fusion/json_io.h"
+#include "fusion/strategy.h"
 
 namespace fusion {
 namespace {
@@ -43,6 +44,35 @@ void append_group(std::string& out, const FusionGroup& group) {
   append_number(out, group.bytes_read);
   out += ",\"bytes_written\":";
   append_number(out, group.bytes_written);
+  out += ",\"recomputed\":";
+  append_list(out, group.recomputed);
+  out += ",\"label\":" + json(group.label).dump();
+  out += ",\"flops\":";
+  append_number(out, group.flops);
+  out += ",\"time_us\":" + json(group.time_us).dump();
+  out += '}';
+}
+
+void append_rules(std::string& out, const StrategyRules& r) {
+  auto flag = [](bool on) { return on ? "true" : "false"; };
+  out += "{\"horizontal\":";
+  out += flag(r.horizontal);
+  out += ",\"horizontal_small_bytes\":" + std::to_string(r.horizontal_small_bytes);
+  out += ",\"horizontal_max_ops\":" + std::to_string(r.horizontal_max_ops);
+  out += ",\"epilogue\":";
+  out += flag(r.epilogue);
+  out += ",\"reduction_prologue\":";
+  out += flag(r.reduction_prologue);
+  out += ",\"reduction_epilogue\":";
+  out += flag(r.reduction_epilogue);
+  out += ",\"recompute\":\"" + std::string(to_string(r.recompute)) + "\",\"movement\":[";
+  for (std::size_t i = 0; i < r.movement.size(); ++i)
+    out += (i ? ",\"" : "\"") + std::string(to_string(r.movement[i])) + "\"";
+  out += "],\"max_group_ops\":" + std::to_string(r.max_group_ops);
+  out += ",\"max_group_operands\":" + std::to_string(r.max_group_operands);
+  out += ",\"max_live_values\":" + std::to_string(r.max_live_values);
+  out += ",\"refuse_unprofitable\":";
+  out += flag(r.refuse_unprofitable);
   out += '}';
 }
 
@@ -78,7 +108,10 @@ std::string write_plan_json(const FusionPlan& plan) {
   out += plan.options.broadcast ? "true" : "false";
   out += ",\"resident_sources\":";
   out += plan.options.resident_sources ? "true" : "false";
-  out += ",\"strategy\":" + json(plan.options.strategy).dump() + "},\"groups\":[";
+  out += ",\"strategy\":" + json(plan.options.strategy).dump();
+  out += ",\"hardware\":" + json(plan.options.hardware).dump() + ",\"rules\":";
+  append_rules(out, plan.options.rules);
+  out += "},\"groups\":[";
   for (std::size_t i = 0; i < plan.groups.size(); ++i) {
     if (i) out += ',';
     append_group(out, plan.groups[i]);
@@ -90,6 +123,11 @@ std::string write_plan_json(const FusionPlan& plan) {
   out += ",\"speedup_estimate\":" + json(plan.speedup_estimate).dump();
   out += ",\"kernels_unfused\":" + std::to_string(plan.kernels_unfused);
   out += ",\"kernels_fused\":" + std::to_string(plan.kernels_fused);
+  out += ",\"flops_unfused\":" + std::to_string(plan.flops_unfused);
+  out += ",\"flops_fused\":" + std::to_string(plan.flops_fused);
+  out += ",\"time_unfused_us\":" + json(plan.time_unfused_us).dump();
+  out += ",\"time_fused_us\":" + json(plan.time_fused_us).dump();
+  out += ",\"time_speedup\":" + json(plan.time_speedup).dump();
   out += ",\"op_bytes_unfused\":";
   append_list(out, plan.op_bytes_unfused);
   out += ",\"edges\":[";
@@ -98,6 +136,12 @@ std::string write_plan_json(const FusionPlan& plan) {
     append_edge(out, plan.edges[i]);
   }
   out += "]}";
+  return out;
+}
+
+std::string write_rules_json(const StrategyRules& rules) {
+  std::string out;
+  append_rules(out, rules);
   return out;
 }
 

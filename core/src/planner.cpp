@@ -1,97 +1,162 @@
 // planner.cpp — the plan() pipeline and the numbering of groups in execution order.
 #include "fusion/planner.h"
 
+#include <algorithm>
 #include <functional>
 #include <queue>
 #include <utility>
 
 #include "detail/grouping.h"
+#include "detail/strategy_grouping.h"
 #include "detail/topology.h"
 #include "fusion/cost.h"
+#include "fusion/hardware.h"
+#include "fusion/labels.h"
+#include "fusion/strategy.h"
 
 namespace fusion {
 namespace {
 
-// Numbers the groups in a topological order of the group graph, smallest first op first among the
-// ready ones (Kahn's algorithm), and fills op_group and each group's ops.
-void number_groups(const FusionGraph& g, const detail::Consumers& consumers,
-                   const std::vector<OpId>& representative, FusionPlan& plan) {
-  const std::size_t n = g.size();
-  // Dense index per group, keyed by its smallest member (ops are scanned in ascending id).
-  std::vector<std::int32_t> dense(n, -1);
-  std::vector<OpId> first_member;
+// Groups by dense index (ranked by smallest owned member): owned members, then recomputed copies.
+struct DenseGroups {
+  std::vector<std::int32_t> of_op;           // op -> dense index of its owner, -1 for copy-only ops
+  std::vector<std::vector<OpId>> owned;
+  std::vector<std::vector<OpId>> copies;     // ascending
+};
+
+DenseGroups dense_groups(std::size_t n, const detail::Grouping& grouping) {
+  DenseGroups d;
+  d.of_op.assign(n, -1);
+  std::vector<std::int32_t> dense_of_rep(n, -1);
   for (std::size_t x = 0; x < n; ++x) {
-    std::int32_t& d = dense[representative[x]];
-    if (d < 0) {
-      d = static_cast<std::int32_t>(first_member.size());
-      first_member.push_back(static_cast<OpId>(x));
+    const OpId rep = grouping.representative[x];
+    if (rep < 0) continue;
+    std::int32_t& index = dense_of_rep[rep];
+    if (index < 0) {
+      index = static_cast<std::int32_t>(d.owned.size());
+      d.owned.emplace_back();
     }
+    d.of_op[x] = index;
+    d.owned[index].push_back(static_cast<OpId>(x));
   }
-  auto group_of = [&](OpId x) { return dense[representative[x]]; };
-  const std::size_t groups = first_member.size();
-  std::vector<std::vector<OpId>> members(groups);
-  std::vector<std::int64_t> pending(groups, 0);  // incoming cross-group edges not yet released
-  for (std::size_t x = 0; x < n; ++x) {
-    members[group_of(static_cast<OpId>(x))].push_back(static_cast<OpId>(x));
-    for (auto it = consumers.begin(static_cast<OpId>(x)); it != consumers.end(static_cast<OpId>(x)); ++it)
-      if (group_of(*it) != group_of(static_cast<OpId>(x))) ++pending[group_of(*it)];
+  d.copies.resize(d.owned.size());
+  for (const auto& [op, rep] : grouping.copies) d.copies[dense_of_rep[rep]].push_back(op);
+  for (auto& list : d.copies) std::sort(list.begin(), list.end());
+  return d;
+}
+
+// Numbers the groups in a topological order of the group graph, smallest first owned op first among
+// the ready ones (Kahn's algorithm), and fills op_group and each group's ops and recomputed copies. A
+// group depends on the owners of everything its members (copies included) read from outside it.
+void number_groups(const FusionGraph& g, const detail::Grouping& grouping, FusionPlan& plan) {
+  const std::size_t n = g.size();
+  DenseGroups d = dense_groups(n, grouping);
+  const std::size_t groups = d.owned.size();
+  std::vector<std::vector<std::int32_t>> successors(groups);
+  std::vector<std::int64_t> pending(groups, 0);
+  auto add_reads = [&](std::int32_t group, OpId member) {
+    for (OpId in : g.op(member).inputs) {
+      const std::int32_t from = d.of_op[in];
+      if (from >= 0 && from != group) successors[from].push_back(group), ++pending[group];
+    }
+  };
+  for (std::size_t k = 0; k < groups; ++k) {
+    for (OpId member : d.owned[k]) add_reads(static_cast<std::int32_t>(k), member);
+    for (OpId member : d.copies[k]) add_reads(static_cast<std::int32_t>(k), member);
   }
-  // Dense indices already rank groups by smallest member, so a min-heap of indices is the tie-break.
   std::priority_queue<std::int32_t, std::vector<std::int32_t>, std::greater<>> ready;
-  for (std::size_t d = 0; d < groups; ++d)
-    if (pending[d] == 0) ready.push(static_cast<std::int32_t>(d));
+  for (std::size_t k = 0; k < groups; ++k)
+    if (pending[k] == 0) ready.push(static_cast<std::int32_t>(k));
   std::vector<std::int32_t> id_of_dense(groups, -1);
   plan.groups.clear();
   plan.groups.reserve(groups);
   while (!ready.empty()) {
-    const std::int32_t d = ready.top();
+    const std::int32_t k = ready.top();
     ready.pop();
-    id_of_dense[d] = static_cast<std::int32_t>(plan.groups.size());
+    id_of_dense[k] = static_cast<std::int32_t>(plan.groups.size());
     FusionGroup group;
-    group.id = id_of_dense[d];
-    group.ops = std::move(members[d]);
-    for (OpId member : group.ops)
-      for (auto it = consumers.begin(member); it != consumers.end(member); ++it)
-        if (group_of(*it) != d && --pending[group_of(*it)] == 0) ready.push(group_of(*it));
+    group.id = id_of_dense[k];
+    group.ops = std::move(d.owned[k]);
+    if (!d.copies[k].empty()) {
+      group.recomputed = d.copies[k];
+      group.ops.insert(group.ops.end(), d.copies[k].begin(), d.copies[k].end());
+      std::sort(group.ops.begin(), group.ops.end());
+    }
+    for (std::int32_t next : successors[k])
+      if (--pending[next] == 0) ready.push(next);
     plan.groups.push_back(std::move(group));
   }
-  plan.op_group.resize(n);
-  for (std::size_t x = 0; x < n; ++x) plan.op_group[x] = id_of_dense[group_of(static_cast<OpId>(x))];
+  plan.op_group.assign(n, -1);
+  for (std::size_t x = 0; x < n; ++x)
+    if (d.of_op[x] >= 0) plan.op_group[x] = id_of_dense[d.of_op[x]];
+  for (const FusionGroup& group : plan.groups)  // copy-only ops: the first group that recomputes them
+    for (OpId op : group.recomputed)
+      if (plan.op_group[op] < 0) plan.op_group[op] = group.id;
 }
 
-// Lists every distinct edge with its final decision: fused exactly when both ends share a group.
+// Is op a member (owned or recomputed) of the group?
+bool is_member(const FusionPlan& plan, OpId op, std::int32_t group) {
+  if (plan.op_group[op] == group) return true;
+  const std::vector<OpId>& copies = plan.groups[static_cast<std::size_t>(group)].recomputed;
+  return std::binary_search(copies.begin(), copies.end(), op);
+}
+
+// Lists every distinct edge with its final decision: fused exactly when the producer is a member of the
+// consumer's (owner) group.
 void record_edges(const detail::Producers& producers, const std::vector<EdgeReason>& reasons, FusionPlan& plan) {
   plan.edges.clear();
   plan.edges.reserve(reasons.size());
   for (std::size_t x = 0; x + 1 < producers.offsets.size(); ++x)
     for (auto k = producers.offsets[x]; k < producers.offsets[x + 1]; ++k) {
       const OpId in = producers.ids[static_cast<std::size_t>(k)];
-      const bool fused = plan.op_group[in] == plan.op_group[x];
+      const bool fused = is_member(plan, in, plan.op_group[x]);
       plan.edges.push_back({in, static_cast<OpId>(x), fused, fused ? EdgeReason::none : reasons[static_cast<std::size_t>(k)]});
     }
 }
 
+std::string joined_names(std::span<const std::string_view> names) {
+  std::string text;
+  for (std::string_view name : names) text += (text.empty() ? "'" : ", '") + std::string(name) + "'";
+  return text;
+}
+
 }  // namespace
 
-bool is_known_strategy(const std::string& name) { return name == "seed"; }
+bool is_known_strategy(const std::string& name) { return preset_rules(name).has_value(); }
+
+FusionPlanner& FusionPlanner::with_strategy(std::string name) {
+  if (std::optional<StrategyRules> rules = preset_rules(name)) options_.rules = std::move(*rules);
+  options_.strategy = std::move(name);
+  return *this;
+}
 
 Expected<FusionPlan> FusionPlanner::plan(const FusionGraph& graph) const {
   if (!is_known_strategy(options_.strategy))
     return Error{ErrorCode::unknown_strategy,
-                 "unknown strategy '" + options_.strategy + "'; the known strategy is 'seed'", {}, "/strategy",
-                 {}, {}};
+                 "unknown strategy '" + options_.strategy + "'; the known strategies are " +
+                     joined_names(strategy_names()),
+                 {}, "/strategy", {}, {}};
+  if (!hardware_profile(options_.hardware))
+    return Error{ErrorCode::invalid_options,
+                 "unknown hardware '" + options_.hardware + "'; the known profiles are " +
+                     joined_names(hardware_names()),
+                 {}, "/hardware", {}, {}};
   if (std::vector<Error> errors = validate(graph); !errors.empty()) return errors;
 
   const detail::Producers producers = detail::build_producers(graph);
   const detail::Consumers consumers = detail::build_consumers(graph);
   const std::vector<OpId> order = *detail::topological_order(graph, consumers);  // validated: acyclic
-  const detail::Grouping grouping = detail::form_groups(graph, producers, consumers, order, options_);
+  const bool strict = options_.rules == StrategyRules{};
+  const detail::Grouping grouping =
+      strict ? detail::form_groups(graph, producers, consumers, order, options_)
+             : detail::form_strategy_groups(graph, producers, consumers, order, options_);
 
   FusionPlan plan;
   plan.options = options_;
-  number_groups(graph, consumers, grouping.representative, plan);
+  number_groups(graph, grouping, plan);
   record_edges(producers, grouping.reasons, plan);
   price_plan(graph, plan);
+  label_groups(graph, plan);
   return plan;
 }
 

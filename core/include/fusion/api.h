@@ -20,7 +20,7 @@ namespace fusion::api {
 inline constexpr std::size_t kMaxTextBytes = std::size_t{256} << 20;
 
 // Plans a graph (DESIGN.md section 6 format) under options {"broadcast", "resident_sources",
-// "strategy"}; an empty options text means the defaults. Returns the plan JSON.
+// "strategy", "hardware", "rules"} (docs/strategies.md); an empty options text means the defaults. Returns the plan JSON.
 std::string plan(std::string_view graph_json, std::string_view options_json);
 
 // Validates a graph: {"ok": true, "ops": N, "edges": M} or the error object.
@@ -33,5 +33,10 @@ std::string verify(std::string_view graph_json, std::string_view options_json, s
 
 // The library version, e.g. "0.1.0".
 std::string version();
+
+// What the planner offers, for pickers and docs: {"strategies": [{"name", "rules": {...}}], "hardware":
+// [{"name", "description", "bandwidth_bytes_per_s", "vector_flops_per_s", "matrix_flops_per_s",
+// "launch_us"}], "rules": [names], "reasons": [edge reasons]}. Fixed for a build.
+std::string catalog();
 
 }  // namespace fusion::api

@@ -1,9 +1,13 @@
 // fusion/planner.h — FusionPlanner: graph in, deterministic FusionPlan out.
 //
 // plan() is a straight pipeline: validate -> order -> group (legality + cycle avoidance) -> number the
-// groups -> price (cost model) -> plan. It is a pure function of (graph, options): no globals, no
-// caches. A graph that does not validate, or an unknown strategy, comes back as errors, never as a
-// partial plan. Strategies: "seed" (DESIGN.md sections 3-4). Shown by tests/core/planner.test.cpp.
+// groups -> price (bytes and time) -> label -> plan. It is a pure function of (graph, options): no
+// globals, no caches. With all rules off (seed) grouping is DESIGN.md sections 3-4 (detail/grouping.h);
+// otherwise the rule table of docs/strategies.md (detail/strategy_grouping.h). options().rules is used
+// as given: PlannerOptions built by hand must hold the resolved rules (preset_rules in fusion/strategy.h);
+// with_strategy and the JSON reader do this. A graph that does not validate, an unknown strategy or
+// hardware profile, comes back as errors, never as a partial plan. Shown by tests/core/planner.test.cpp
+// and tests/core/strategies.test.cpp.
 #pragma once
 
 #include <string>
@@ -21,7 +25,10 @@ class FusionPlanner {
 
   FusionPlanner& with_broadcast(bool on) { options_.broadcast = on; return *this; }
   FusionPlanner& with_resident_sources(bool on) { options_.resident_sources = on; return *this; }
-  FusionPlanner& with_strategy(std::string name) { options_.strategy = std::move(name); return *this; }
+  // Selects a preset and resets the rules to it (docs/strategies.md); override single rules afterwards.
+  FusionPlanner& with_strategy(std::string name);
+  FusionPlanner& with_hardware(std::string name) { options_.hardware = std::move(name); return *this; }
+  FusionPlanner& with_rules(StrategyRules rules) { options_.rules = std::move(rules); return *this; }
   const PlannerOptions& options() const { return options_; }
 
   Expected<FusionPlan> plan(const FusionGraph& graph) const;

@@ -25,6 +25,9 @@ bool broadcast_compatible(const Shape& a, const Shape& b);
 // negative). A zero dimension gives 0 bytes.
 std::optional<std::uint64_t> tensor_bytes(const Shape& shape, std::int64_t dtype_bytes);
 
+// product(shape): the element count, or nullopt when it exceeds kMaxExactBytes. [] has one element.
+inline std::optional<std::uint64_t> shape_elements(const Shape& shape) { return tensor_bytes(shape, 1); }
+
 // a + b, or nullopt when the sum exceeds kMaxExactBytes.
 std::optional<std::uint64_t> add_bytes(std::uint64_t a, std::uint64_t b);
 

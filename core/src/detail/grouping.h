@@ -29,6 +29,7 @@
 // graphs checked by the verifier).
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "detail/topology.h"
@@ -37,8 +38,10 @@
 namespace fusion::detail {
 
 struct Grouping {
-  std::vector<OpId> representative;  // op id -> an op of its group (the same for all members)
+  std::vector<OpId> representative;  // op id -> an op of its group (the same for all members); -1 for an
+                                     // op that exists only as recomputed copies
   std::vector<EdgeReason> reasons;   // per distinct edge, in plan edge order (consumer id, then input)
+  std::vector<std::pair<OpId, OpId>> copies;  // (op, representative of a group that recomputes it)
 };
 
 Grouping form_groups(const FusionGraph& graph, const Producers& producers, const Consumers& consumers,

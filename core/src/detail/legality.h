@@ -1,7 +1,7 @@
 // detail/legality.h — the per-edge rules of DESIGN.md section 3 (rules 1-3).
 //
-// `local_reason` decides one producer -> consumer edge on its own: a source producer, a barrier at
-// either end, or shapes that may not share a kernel. It answers `EdgeReason::none` when the edge may
+// `local_reason` decides one producer -> consumer edge on its own: a source producer, ops of different
+// control-flow regions, a barrier at either end, or shapes that may not share a kernel. It answers `EdgeReason::none` when the edge may
 // be merged as far as the edge itself goes; whether the merge keeps the group graph acyclic (rule 4)
 // is the grouping stage's question (grouping.h). Shown by tests/core/planner.test.cpp.
 #pragma once
@@ -21,6 +21,7 @@ inline bool shapes_may_merge(const Shape& producer, const Shape& consumer, bool 
 
 inline EdgeReason local_reason(const FusionOp& producer, const FusionOp& consumer, bool broadcast) {
   if (producer.is_source()) return EdgeReason::source;
+  if (producer.region != consumer.region) return EdgeReason::region;
   if (!is_fusible(producer.kind)) return EdgeReason::barrier_producer;
   if (!is_fusible(consumer.kind)) return EdgeReason::barrier_consumer;
   if (!shapes_may_merge(producer.shape, consumer.shape, broadcast)) return EdgeReason::shape;

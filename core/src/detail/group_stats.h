@@ -1,0 +1,112 @@
+// detail/group_stats.h — exact operand and live-value counts of groups under merging, for the limits.
+//
+// For every group (by representative) it keeps: its members, its external inputs (distinct producers
+// outside the group), its outputs (members read outside the group, terminal or marked `output`) and its
+// multi-use members (read by two or more members), so that `operands = inputs + outputs` and
+// `live = operands + multi-use` (docs/strategies.md, max_group_operands / max_live_values) are exact.
+// `preview(a, c)` answers the counts of the union without changing anything; `commit` applies a merge
+// the caller has made. Both scan only the smaller group and its edges: O(size of the smaller group +
+// its edges) hash operations, so merging everything costs O((n + m) log n) in total.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_set>
+#include <vector>
+
+#include "detail/topology.h"
+#include "fusion/graph.h"
+
+namespace fusion::detail {
+
+struct GroupCounts {
+  std::int64_t ops = 0;
+  std::int64_t inputs = 0;
+  std::int64_t outputs = 0;
+  std::int64_t multi_use = 0;
+  std::int64_t operands() const { return inputs + outputs; }
+  std::int64_t live() const { return inputs + outputs + multi_use; }
+};
+
+class GroupStats {
+ public:
+  GroupStats(const FusionGraph& g, const Producers& producers, const Consumers& consumers);
+
+  // `find` maps an op to its group's representative (the caller's union-find).
+  template <typename Find>
+  GroupCounts preview(OpId a, OpId c, Find&& find) {
+    scan(a, c, find);
+    return merged_;
+  }
+  // Right after preview(a, c) and the caller's merge of a and c into `into` (one of them), with nothing
+  // else changed in between: moves and updates the state. `find` now maps both groups to `into`.
+  template <typename Find>
+  void commit(OpId into, Find&& find) {
+    for (const auto& [x, moved] : moved_readers_) {
+      outside_readers_[x] -= moved;
+      inside_readers_[x] += moved;
+    }
+    std::unordered_set<OpId>& large_inputs = inputs_[large_];
+    for (OpId x : members_[small_]) large_inputs.erase(x);
+    for (OpId q : inputs_[small_])
+      if (find(q) != into) large_inputs.insert(q);
+    apply(into);
+  }
+  const GroupCounts& counts(OpId group) const { return counts_[group]; }
+  const std::vector<OpId>& members(OpId group) const { return members_[group]; }
+
+ private:
+  template <typename Find>
+  void scan(OpId a, OpId c, Find&& find);
+  void apply(OpId into);
+  bool always_output(OpId x) const { return consumers_.count(x) == 0 || g_.op(x).output; }
+
+  const FusionGraph& g_;
+  const Producers& producers_;
+  const Consumers& consumers_;
+  std::vector<GroupCounts> counts_;
+  std::vector<std::vector<OpId>> members_;
+  std::vector<std::unordered_set<OpId>> inputs_;
+  std::vector<std::int32_t> outside_readers_;  // per op: distinct consumers outside its group
+  std::vector<std::int32_t> inside_readers_;   // per op: distinct consumers inside its group
+  // The last scan: the two groups (small, large), the counts of their union, and the reader moves.
+  OpId small_ = -1, large_ = -1;
+  GroupCounts merged_;
+  std::vector<std::pair<OpId, std::int32_t>> moved_readers_;  // (member, readers now inside)
+};
+
+template <typename Find>
+void GroupStats::scan(OpId a, OpId c, Find&& find) {
+  small_ = members_[a].size() <= members_[c].size() ? a : c;
+  large_ = small_ == a ? c : a;
+  const GroupCounts& s = counts_[small_];
+  const GroupCounts& l = counts_[large_];
+  merged_ = {s.ops + l.ops, s.inputs + l.inputs, s.outputs + l.outputs, s.multi_use + l.multi_use};
+  for (OpId q : inputs_[small_])
+    if (find(q) == large_ || inputs_[large_].count(q) != 0) --merged_.inputs;
+  moved_readers_.clear();
+  for (OpId x : members_[small_]) {
+    if (inputs_[large_].count(x) != 0) --merged_.inputs;
+    std::int32_t readers_in_large = 0;
+    for (auto it = consumers_.begin(x); it != consumers_.end(x); ++it) readers_in_large += find(*it) == large_;
+    if (readers_in_large > 0) moved_readers_.emplace_back(x, readers_in_large);
+    for (auto it = producers_.begin(x); it != producers_.end(x); ++it)
+      if (find(*it) == large_) moved_readers_.emplace_back(*it, 1);
+  }
+  // Sum the moves per member (a large-group member may be read by several small-group members).
+  std::sort(moved_readers_.begin(), moved_readers_.end());
+  std::size_t out = 0;
+  for (std::size_t k = 0; k < moved_readers_.size(); ++k) {
+    if (out > 0 && moved_readers_[out - 1].first == moved_readers_[k].first)
+      moved_readers_[out - 1].second += moved_readers_[k].second;
+    else
+      moved_readers_[out++] = moved_readers_[k];
+  }
+  moved_readers_.resize(out);
+  for (const auto& [x, moved] : moved_readers_) {
+    if (!always_output(x) && outside_readers_[x] == moved) --merged_.outputs;
+    if (inside_readers_[x] < 2 && inside_readers_[x] + moved >= 2) ++merged_.multi_use;
+  }
+}
+
+}  // namespace fusion::detail

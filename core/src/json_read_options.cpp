@@ -1,0 +1,123 @@
+// json_read_options.cpp — the options document: broadcast, resident_sources, strategy, hardware and rule
+// overrides (docs/strategies.md), into resolved PlannerOptions with located errors.
+//
+// The strategy's preset fills the rules first, then "rules" overrides them one by one, whatever the key
+// order in the text. Unknown strategy or hardware names pass through: the planner reports them.
+#include <nlohmann/json.hpp>
+
+#include "detail/json_text.h"
+#include "fusion/json_io.h"
+#include "fusion/strategy.h"
+
+namespace fusion {
+namespace {
+
+using json = nlohmann::json;
+using detail::make_error;
+
+bool is_blank(std::string_view text) { return text.find_first_not_of(" \t\r\n") == std::string_view::npos; }
+
+std::optional<Error> option_error(const std::string& message, const std::string& path) {
+  return make_error(ErrorCode::invalid_options, message, path);
+}
+
+std::optional<Error> read_count(const json& value, std::int64_t& into, const std::string& name, const std::string& path) {
+  if (!value.is_number_integer() || value.get<std::int64_t>() < 0 || value.get<std::int64_t>() > (std::int64_t{1} << 53))
+    return option_error("rule '" + name + "' must be a whole number from 0 (no limit) to 2^53", path);
+  into = value.get<std::int64_t>();
+  return std::nullopt;
+}
+
+std::optional<Error> read_bool(const json& value, bool& into, const std::string& name, const std::string& path) {
+  if (!value.is_boolean()) return option_error("rule '" + name + "' must be true or false", path);
+  into = value.get<bool>();
+  return std::nullopt;
+}
+
+std::optional<Error> read_movement(const json& value, std::vector<OpKind>& into, const std::string& path) {
+  const std::string expected = "rule 'movement' must be a list of kinds from reshape, broadcast, slice, concat, "
+                               "transpose, gather, pad";
+  if (!value.is_array()) return option_error(expected, path);
+  into.clear();
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const auto kind = value[i].is_string() ? parse_op_kind(value[i].get<std::string>()) : std::nullopt;
+    if (!kind || !is_movement_kind(*kind)) return option_error(expected, path + "/" + std::to_string(i));
+    if (std::find(into.begin(), into.end(), *kind) == into.end()) into.push_back(*kind);
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> read_rule(const std::string& name, const json& value, StrategyRules& r, const std::string& path) {
+  std::int64_t count = 0;
+  if (name == "horizontal") return read_bool(value, r.horizontal, name, path);
+  if (name == "epilogue") return read_bool(value, r.epilogue, name, path);
+  if (name == "reduction_prologue") return read_bool(value, r.reduction_prologue, name, path);
+  if (name == "reduction_epilogue") return read_bool(value, r.reduction_epilogue, name, path);
+  if (name == "refuse_unprofitable") return read_bool(value, r.refuse_unprofitable, name, path);
+  if (name == "horizontal_max_ops") return read_count(value, r.horizontal_max_ops, name, path);
+  if (name == "max_group_ops") return read_count(value, r.max_group_ops, name, path);
+  if (name == "max_group_operands") return read_count(value, r.max_group_operands, name, path);
+  if (name == "max_live_values") return read_count(value, r.max_live_values, name, path);
+  if (name == "horizontal_small_bytes") {
+    if (auto e = read_count(value, count, name, path)) return e;
+    r.horizontal_small_bytes = static_cast<std::uint64_t>(count);
+    return std::nullopt;
+  }
+  if (name == "recompute") {
+    const auto parsed = value.is_string() ? parse_recompute(value.get<std::string>()) : std::nullopt;
+    if (!parsed) return option_error("rule 'recompute' must be \"none\", \"cheap\" or \"all\"", path);
+    r.recompute = *parsed;
+    return std::nullopt;
+  }
+  if (name == "movement") return read_movement(value, r.movement, path);
+  std::string known;
+  for (std::string_view rule : rule_names()) known += (known.empty() ? "" : ", ") + std::string(rule);
+  return option_error("unknown rule '" + name + "'; rules are " + known, path);
+}
+
+std::optional<Error> read_rules(const json& rules, StrategyRules& into) {
+  if (!rules.is_object()) return option_error("option 'rules' must be an object of rule overrides", "/rules");
+  for (const auto& [name, value] : rules.items())
+    if (auto e = read_rule(name, value, into, "/rules/" + name)) return e;
+  return std::nullopt;
+}
+
+std::optional<Error> read_name(const json& value, std::string& into, const std::string& key) {
+  if (!value.is_string()) return option_error("option '" + key + "' must be a string", "/" + key);
+  into = value.get<std::string>();
+  return std::nullopt;
+}
+
+}  // namespace
+
+Expected<PlannerOptions> read_options_json(std::string_view text) {
+  PlannerOptions options;
+  if (is_blank(text)) return options;
+  Expected<json> doc = detail::parse_text(text);
+  if (!doc) return doc.errors();
+  if (!doc->is_object())
+    return make_error(ErrorCode::invalid_options,
+                      "options must be a JSON object like {\"broadcast\": true, \"strategy\": \"seed\"}", "");
+  const json* rules = nullptr;
+  for (const auto& [key, value] : doc->items()) {
+    std::optional<Error> error;
+    if (key == "broadcast" || key == "resident_sources") {
+      if (!value.is_boolean()) return make_error(ErrorCode::invalid_options, "option '" + key + "' must be true or false", "/" + key);
+      (key == "broadcast" ? options.broadcast : options.resident_sources) = value.get<bool>();
+    } else if (key == "strategy" || key == "hardware") {
+      error = read_name(value, key == "strategy" ? options.strategy : options.hardware, key);
+    } else if (key == "rules") {
+      rules = &value;
+    } else {
+      error = option_error("unknown option '" + key + "'; options are broadcast, resident_sources, strategy, hardware and rules",
+                           "/" + key);
+    }
+    if (error) return *error;
+  }
+  options.rules = preset_rules(options.strategy).value_or(StrategyRules{});
+  if (rules)
+    if (auto error = read_rules(*rules, options.rules)) return *error;
+  return options;
+}
+
+}  // namespace fusion

@@ -1,0 +1,379 @@
+// strategies.test.cpp — every rule of docs/strategies.md on small graphs with hand-computed groups,
+// reasons, bytes and times; every plan also passes the verifier (plan_checked).
+
+#include "fusion/strategy.h"
+#include "test_graphs.h"
+
+using namespace fusion;
+using namespace fusion::testing;
+
+namespace {
+
+using Groups = std::vector<std::vector<std::string>>;
+
+FusionPlanner preset(const std::string& name) { return FusionPlanner().with_strategy(name); }
+
+FusionPlanner with_rule(const std::string& name, void (*change)(StrategyRules&)) {
+  FusionPlanner planner = preset(name);
+  StrategyRules rules = planner.options().rules;
+  change(rules);
+  return planner.with_rules(rules);
+}
+
+// x[1024,768] @ w[768,768] + b[768] -> relu: the classic epilogue.
+const char* kMatmulBiasRelu = R"({"ops": [
+  {"name": "x", "kind": "input", "shape": [1024, 768], "dtype": "f32"},
+  {"name": "w", "kind": "input", "shape": [768, 768], "dtype": "f32"},
+  {"name": "b", "kind": "input", "shape": [768], "dtype": "f32"},
+  {"name": "mm", "kind": "matmul", "inputs": ["x", "w"], "shape": [1024, 768], "dtype": "f32"},
+  {"name": "bias", "kind": "add", "inputs": ["mm", "b"], "shape": [1024, 768], "dtype": "f32"},
+  {"name": "act", "kind": "relu", "inputs": ["bias"], "shape": [1024, 768], "dtype": "f32"}]})";
+
+// Softmax written out: max, x - max, exp, sum, exp / sum, over rows of x[64,128].
+const char* kSoftmax = R"({"ops": [
+  {"name": "x", "kind": "input", "shape": [64, 128], "dtype": "f32"},
+  {"name": "max", "kind": "reduce_max", "inputs": ["x"], "shape": [64, 1], "dtype": "f32"},
+  {"name": "sub", "kind": "sub", "inputs": ["x", "max"], "shape": [64, 128], "dtype": "f32"},
+  {"name": "exp", "kind": "exp", "inputs": ["sub"], "shape": [64, 128], "dtype": "f32"},
+  {"name": "sum", "kind": "reduce_sum", "inputs": ["exp"], "shape": [64, 1], "dtype": "f32"},
+  {"name": "div", "kind": "div", "inputs": ["exp", "sum"], "shape": [64, 128], "dtype": "f32"}]})";
+
+}  // namespace
+
+TEST_SUITE("presets") {
+  TEST_CASE("every preset name resolves, seed is all rules off, unknown names do not") {
+    for (std::string_view name : strategy_names()) CHECK(preset_rules(name).has_value());
+    CHECK(*preset_rules("seed") == StrategyRules{});
+    CHECK_FALSE(preset_rules("glow").has_value());
+    CHECK(preset_rules("tvm")->epilogue);
+    CHECK_FALSE(preset_rules("xla")->epilogue);
+    CHECK(preset_rules("xla")->max_group_operands == 96);
+    CHECK(preset_rules("inductor")->max_group_ops == 64);
+  }
+
+  TEST_CASE("options JSON: the preset fills the rules, then overrides apply, in any key order") {
+    const auto options = read_options_json(R"({"rules": {"max_group_ops": 3, "recompute": "none"}, "strategy": "inductor"})");
+    REQUIRE(options.ok());
+    CHECK(options->rules.max_group_ops == 3);
+    CHECK(options->rules.recompute == Recompute::none);
+    CHECK(options->rules.epilogue);  // from the inductor preset
+  }
+
+  TEST_CASE("bad rules and hardware are errors that say which") {
+    const auto bad_rule = read_options_json(R"({"rules": {"max_ops": 3}})");
+    REQUIRE_FALSE(bad_rule.ok());
+    CHECK(bad_rule.errors().front().path == "/rules/max_ops");
+    const auto bad_kind = read_options_json(R"({"rules": {"movement": ["reshape", "relu"]}})");
+    REQUIRE_FALSE(bad_kind.ok());
+    CHECK(bad_kind.errors().front().path == "/rules/movement/1");
+    const auto bad_count = read_options_json(R"({"rules": {"max_group_ops": -1}})");
+    REQUIRE_FALSE(bad_count.ok());
+    const FusionGraph g = graph_from(kMatmulBiasRelu);
+    const auto plan = FusionPlanner().with_hardware("tpu").plan(g);
+    REQUIRE_FALSE(plan.ok());
+    CHECK(plan.errors().front().path == "/hardware");
+  }
+}
+
+TEST_SUITE("epilogue into an anchor") {
+  TEST_CASE("tvm fuses bias and activation into the matmul; the matmul output is never written") {
+    const FusionGraph g = graph_from(kMatmulBiasRelu);
+    const FusionPlan plan = plan_checked(g, preset("tvm"));
+    CHECK(fused_groups(g, plan) == Groups{{"mm", "bias", "act"}});
+    const FusionGroup& group = group_of_op(g, plan, "mm");
+    // reads x 3,145,728 + w 2,359,296 + b 3,072; writes act 3,145,728
+    CHECK(group.bytes_read == 5'508'096);
+    CHECK(group.bytes_written == 3'145'728);
+    CHECK(group.label == "matmul+bias+act");
+    CHECK(plan.kernels_fused == 1);
+  }
+
+  TEST_CASE("xla keeps the matmul alone (epilogue off): barrier_producer") {
+    const FusionGraph g = graph_from(kMatmulBiasRelu);
+    const FusionPlan plan = plan_checked(g, preset("xla"));
+    CHECK(fused_groups(g, plan) == Groups{{"bias", "act"}});
+    CHECK(edge_decision(g, plan, "mm", "bias") == "barrier_producer");
+  }
+
+  TEST_CASE("no prologue: an elementwise producer of a matmul stays outside; two anchors never share") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [64, 64], "dtype": "f32"},
+      {"name": "r", "kind": "relu", "inputs": ["x"], "shape": [64, 64], "dtype": "f32"},
+      {"name": "mm1", "kind": "matmul", "inputs": ["r", "x"], "shape": [64, 64], "dtype": "f32"},
+      {"name": "mm2", "kind": "matmul", "inputs": ["mm1", "x"], "shape": [64, 64], "dtype": "f32"}]})");
+    const FusionPlan plan = plan_checked(g, preset("tvm"));
+    CHECK(fused_groups(g, plan).empty());
+    CHECK(edge_decision(g, plan, "r", "mm1") == "barrier_consumer");
+    CHECK(edge_decision(g, plan, "mm1", "mm2") == "anchor");
+  }
+
+  TEST_CASE("an anchor's epilogue is elementwise only: a reshape after a matmul stays out") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [64, 64], "dtype": "f32"},
+      {"name": "mm", "kind": "matmul", "inputs": ["x", "x"], "shape": [64, 64], "dtype": "f32"},
+      {"name": "flat", "kind": "reshape", "inputs": ["mm"], "shape": [4096], "dtype": "f32"},
+      {"name": "act", "kind": "relu", "inputs": ["flat"], "shape": [4096], "dtype": "f32"}]})");
+    const FusionPlan plan = plan_checked(g, preset("tvm"));
+    CHECK(fused_groups(g, plan) == Groups{{"flat", "act"}});
+    CHECK(edge_decision(g, plan, "mm", "flat") == "barrier_producer");
+  }
+}
+
+TEST_SUITE("reductions") {
+  TEST_CASE("softmax stays three kernels under tvm: the passes that need x again are multi_pass") {
+    const FusionGraph g = graph_from(kSoftmax);
+    const FusionPlan plan = plan_checked(g, preset("tvm"));
+    CHECK(fused_groups(g, plan) == Groups{{"sub", "exp", "sum"}});
+    CHECK(edge_decision(g, plan, "max", "sub") == "multi_pass");
+    CHECK(edge_decision(g, plan, "exp", "div") == "multi_pass");
+    CHECK(edge_decision(g, plan, "sum", "div") == "multi_pass");
+    CHECK(group_of_op(g, plan, "sum").label == "softmax");
+    // The sub/exp/sum kernel reads x (32,768 B) and max (256 B) and writes exp (32,768 B) and sum (256 B).
+    CHECK(group_of_op(g, plan, "sum").bytes_read == 33'024);
+    CHECK(group_of_op(g, plan, "sum").bytes_written == 33'024);
+  }
+
+  TEST_CASE("a reduction epilogue of the reduced size fuses; reduce -> reduce never does") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [64, 128], "dtype": "f32"},
+      {"name": "scale", "kind": "input", "shape": [], "dtype": "f32"},
+      {"name": "sq", "kind": "square", "inputs": ["x"], "shape": [64, 128], "dtype": "f32"},
+      {"name": "sum", "kind": "reduce_sum", "inputs": ["sq"], "shape": [64], "dtype": "f32"},
+      {"name": "mean", "kind": "mul", "inputs": ["sum", "scale"], "shape": [64], "dtype": "f32"},
+      {"name": "root", "kind": "sqrt", "inputs": ["mean"], "shape": [64], "dtype": "f32"},
+      {"name": "total", "kind": "reduce_sum", "inputs": ["root"], "shape": [], "dtype": "f32"}]})");
+    const FusionPlan tvm = plan_checked(g, preset("tvm"));
+    CHECK(fused_groups(g, tvm) == Groups{{"sq", "sum", "mean", "root"}});
+    CHECK(edge_decision(g, tvm, "root", "total") == "anchor");
+    const FusionPlan xla = plan_checked(g, preset("xla"));  // prologue only
+    CHECK(fused_groups(g, xla) == Groups{{"sq", "sum"}, {"mean", "root", "total"}});
+    CHECK(edge_decision(g, xla, "sum", "mean") == "barrier_producer");
+  }
+
+  TEST_CASE("a transpose does not fuse into a reduction: layout") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [64, 128], "dtype": "f32"},
+      {"name": "e", "kind": "exp", "inputs": ["x"], "shape": [64, 128], "dtype": "f32"},
+      {"name": "t", "kind": "transpose", "inputs": ["e"], "shape": [128, 64], "dtype": "f32"},
+      {"name": "sum", "kind": "reduce_sum", "inputs": ["t"], "shape": [128], "dtype": "f32"}]})");
+    const FusionPlan plan = plan_checked(g, preset("xla"));
+    CHECK(fused_groups(g, plan) == Groups{{"e", "t"}});
+    CHECK(edge_decision(g, plan, "t", "sum") == "layout");
+  }
+}
+
+TEST_SUITE("data movement") {
+  TEST_CASE("reshape and slice are barriers under seed and loop ops under xla, without a shape check") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [32, 64], "dtype": "f32"},
+      {"name": "a", "kind": "relu", "inputs": ["x"], "shape": [32, 64], "dtype": "f32"},
+      {"name": "flat", "kind": "reshape", "inputs": ["a"], "shape": [2048], "dtype": "f32"},
+      {"name": "half", "kind": "slice", "inputs": ["flat"], "shape": [1024], "dtype": "f32"},
+      {"name": "n", "kind": "neg", "inputs": ["half"], "shape": [1024], "dtype": "f32"},
+      {"name": "srt", "kind": "sort", "inputs": ["n"], "shape": [1024], "dtype": "f32"}]})");
+    const FusionPlan seed = plan_checked(g);
+    CHECK(fused_groups(g, seed).empty());
+    CHECK(edge_decision(g, seed, "a", "flat") == "barrier_consumer");
+    const FusionPlan xla = plan_checked(g, preset("xla"));
+    CHECK(fused_groups(g, xla) == Groups{{"a", "flat", "half", "n"}});
+    CHECK(edge_decision(g, xla, "n", "srt") == "barrier_consumer");  // sort is always a barrier
+    const FusionPlan no_slice = plan_checked(g, with_rule("xla", [](StrategyRules& r) { r.movement = {OpKind::reshape}; }));
+    CHECK(fused_groups(g, no_slice) == Groups{{"a", "flat"}});
+  }
+}
+
+TEST_SUITE("limits") {
+  TEST_CASE("max_group_ops cuts a chain of 10 into 4 + 4 + 2 with reason limit") {
+    std::string json = R"({"ops": [{"name": "x", "kind": "input", "shape": [8], "dtype": "f32"})";
+    for (int i = 0; i < 10; ++i)
+      json += R"(, {"name": "r)" + std::to_string(i) + R"(", "kind": "relu", "inputs": [)" + std::to_string(i) +
+              R"(], "shape": [8], "dtype": "f32"})";
+    const FusionGraph g = graph_from(json + "]}");
+    const FusionPlan plan = plan_checked(g, with_rule("tvm", [](StrategyRules& r) { r.max_group_ops = 4; }));
+    CHECK(fused_groups(g, plan) == Groups{{"r0", "r1", "r2", "r3"}, {"r4", "r5", "r6", "r7"}, {"r8", "r9"}});
+    CHECK(edge_decision(g, plan, "r3", "r4") == "limit");
+    CHECK(edge_decision(g, plan, "r7", "r8") == "limit");
+  }
+
+  TEST_CASE("max_group_operands counts external inputs plus outputs exactly") {
+    // s = a + b; t = s + c; u = t + d: the whole chain reads a, b, c, d and writes u: 5 operands.
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "a", "kind": "input", "shape": [8], "dtype": "f32"},
+      {"name": "b", "kind": "input", "shape": [8], "dtype": "f32"},
+      {"name": "c", "kind": "input", "shape": [8], "dtype": "f32"},
+      {"name": "d", "kind": "input", "shape": [8], "dtype": "f32"},
+      {"name": "s", "kind": "add", "inputs": ["a", "b"], "shape": [8], "dtype": "f32"},
+      {"name": "t", "kind": "add", "inputs": ["s", "c"], "shape": [8], "dtype": "f32"},
+      {"name": "u", "kind": "add", "inputs": ["t", "d"], "shape": [8], "dtype": "f32"}]})");
+    auto limited = [&](std::int64_t operands) {
+      FusionPlanner planner = preset("tvm");
+      StrategyRules rules = planner.options().rules;
+      rules.max_group_operands = operands;
+      return plan_checked(g, planner.with_rules(rules));
+    };
+    CHECK(fused_groups(g, limited(5)) == Groups{{"s", "t", "u"}});
+    const FusionPlan four = limited(4);  // {s, t}: a, b, c + t = 4; adding u makes 5
+    CHECK(fused_groups(g, four) == Groups{{"s", "t"}});
+    CHECK(edge_decision(g, four, "t", "u") == "limit");
+  }
+
+  TEST_CASE("max_live_values also counts members read twice inside the group") {
+    // y = relu(x); sq = y * y; z = sq + y.
+    //   {y, sq}: reads x, writes y (z reads it) and sq: 3 live values.
+    //   {sq, z}: reads y, writes z: 2.   {y, sq, z}: reads x, writes z, y read by sq and z: 3.
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [8], "dtype": "f32"},
+      {"name": "y", "kind": "relu", "inputs": ["x"], "shape": [8], "dtype": "f32"},
+      {"name": "sq", "kind": "mul", "inputs": ["y", "y"], "shape": [8], "dtype": "f32"},
+      {"name": "z", "kind": "add", "inputs": ["sq", "y"], "shape": [8], "dtype": "f32"}]})");
+    auto limited = [&](std::int64_t live) {
+      FusionPlanner planner = preset("tvm");
+      StrategyRules rules = planner.options().rules;
+      rules.max_live_values = live;
+      return plan_checked(g, planner.with_rules(rules));
+    };
+    const FusionPlan two = limited(2);
+    CHECK(fused_groups(g, two) == Groups{{"sq", "z"}});
+    CHECK(edge_decision(g, two, "y", "sq") == "limit");
+    CHECK(edge_decision(g, two, "y", "z") == "limit");
+    CHECK(fused_groups(g, limited(3)) == Groups{{"y", "sq", "z"}});
+  }
+}
+
+TEST_SUITE("structural blockers, in every strategy") {
+  TEST_CASE("ops of different regions never share a group: region") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [8], "dtype": "f32"},
+      {"name": "a", "kind": "relu", "inputs": ["x"], "shape": [8], "dtype": "f32"},
+      {"name": "b", "kind": "neg", "inputs": ["a"], "shape": [8], "dtype": "f32", "region": "if/then"},
+      {"name": "c", "kind": "exp", "inputs": ["b"], "shape": [8], "dtype": "f32", "region": "if/then"}]})");
+    for (std::string_view name : strategy_names()) {
+      CAPTURE(name);
+      const FusionPlan plan = plan_checked(g, preset(std::string(name)));
+      CHECK(fused_groups(g, plan) == Groups{{"b", "c"}});
+      CHECK(edge_decision(g, plan, "a", "b") == "region");
+    }
+  }
+
+  TEST_CASE("an op marked output is written even when only its own group reads it") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [256], "dtype": "f32"},
+      {"name": "a", "kind": "relu", "inputs": ["x"], "shape": [256], "dtype": "f32", "output": true},
+      {"name": "b", "kind": "neg", "inputs": ["a"], "shape": [256], "dtype": "f32"}]})");
+    const FusionPlan plan = plan_checked(g);
+    CHECK(fused_groups(g, plan) == Groups{{"a", "b"}});
+    const FusionGroup& group = group_of_op(g, plan, "a");
+    CHECK(group.outputs == std::vector<OpId>{1, 2});
+    CHECK(group.bytes_written == 2048);  // a and b, 1,024 B each
+  }
+}
+
+TEST_SUITE("horizontal fusion") {
+  TEST_CASE("siblings reading one tensor become one kernel that reads it once (xla, inductor)") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [1024], "dtype": "f32"},
+      {"name": "a", "kind": "relu", "inputs": ["x"], "shape": [1024], "dtype": "f32"},
+      {"name": "b", "kind": "exp", "inputs": ["x"], "shape": [1024], "dtype": "f32"},
+      {"name": "c", "kind": "neg", "inputs": ["x"], "shape": [512], "dtype": "f32"}]})");
+    const FusionPlan seed = plan_checked(g);
+    CHECK(fused_groups(g, seed).empty());
+    for (const char* name : {"xla", "inductor"}) {
+      CAPTURE(name);
+      FusionPlanner planner = preset(name);
+      StrategyRules rules = planner.options().rules;
+      rules.horizontal_small_bytes = 0;  // siblings only
+      const FusionPlan plan = plan_checked(g, planner.with_rules(rules));
+      CHECK(fused_groups(g, plan) == Groups{{"a", "b"}});  // c has another element count
+      const FusionGroup& group = group_of_op(g, plan, "a");
+      CHECK(group.bytes_read == 4096);      // x once
+      CHECK(group.bytes_written == 8192);   // a and b
+    }
+  }
+
+  TEST_CASE("siblings with a path between them are not merged (it would close a cycle)") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [64, 64], "dtype": "f32"},
+      {"name": "a", "kind": "relu", "inputs": ["x"], "shape": [64, 64], "dtype": "f32"},
+      {"name": "mm", "kind": "matmul", "inputs": ["a", "x"], "shape": [64, 64], "dtype": "f32"},
+      {"name": "b", "kind": "add", "inputs": ["x", "mm"], "shape": [64, 64], "dtype": "f32"}]})");
+    const FusionPlan plan = plan_checked(g, preset("inductor"));
+    CHECK(group_of_op(g, plan, "a").id != group_of_op(g, plan, "b").id);
+  }
+
+  TEST_CASE("small independent kernels are packed to save launches (xla horizontal_small_bytes)") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [16], "dtype": "f32"},
+      {"name": "y", "kind": "input", "shape": [16], "dtype": "f32"},
+      {"name": "a", "kind": "relu", "inputs": ["x"], "shape": [16], "dtype": "f32"},
+      {"name": "b", "kind": "neg", "inputs": ["y"], "shape": [16], "dtype": "f32"}]})");
+    const FusionPlan xla = plan_checked(g, preset("xla"));
+    CHECK(fused_groups(g, xla) == Groups{{"a", "b"}});
+    CHECK(xla.kernels_fused == 1);
+    CHECK(plan_checked(g, preset("tvm")).kernels_fused == 2);
+  }
+}
+
+TEST_SUITE("recomputation") {
+  // n = neg(x) feeds two reductions: under xla it joins the first and is recomputed in the second.
+  const char* kShared = R"({"ops": [
+    {"name": "x", "kind": "input", "shape": [256, 256], "dtype": "f32"},
+    {"name": "n", "kind": "neg", "inputs": ["x"], "shape": [256, 256], "dtype": "f32"},
+    {"name": "s", "kind": "reduce_sum", "inputs": ["n"], "shape": [256], "dtype": "f32"},
+    {"name": "m", "kind": "reduce_max", "inputs": ["n"], "shape": [256], "dtype": "f32"}]})";
+
+  TEST_CASE("a cheap producer read by two reductions is recomputed in the second: no write, no re-read") {
+    const FusionGraph g = graph_from(kShared);
+    const FusionPlan plan = plan_checked(g, preset("xla"));
+    CHECK(group_names(g, plan) == Groups{{"x"}, {"n", "s"}, {"n", "m"}});
+    CHECK(plan.groups[2].recomputed == std::vector<OpId>{1});
+    CHECK(plan.op_group[1] == 1);
+    CHECK(edge_decision(g, plan, "n", "m") == "fused");
+    // each reduction kernel reads x (262,144 B) and writes 1,024 B; x itself writes 262,144 B
+    CHECK(plan.bytes_fused == 262'144 + 2 * (262'144 + 1'024));
+    // flops: neg 65,536 twice, each reduction 65,536
+    CHECK(plan.flops_fused == 4 * 65'536);
+    CHECK(plan.time_fused_us < plan.time_unfused_us);
+  }
+
+  TEST_CASE("without recomputation the second reduction reads n from memory") {
+    const FusionGraph g = graph_from(kShared);
+    const FusionPlan plan = plan_checked(g, with_rule("xla", [](StrategyRules& r) { r.recompute = Recompute::none; }));
+    CHECK(group_names(g, plan) == Groups{{"x"}, {"n", "s"}, {"m"}});
+    CHECK(edge_decision(g, plan, "n", "m") == "anchor");
+    CHECK(plan.bytes_fused == 262'144 + (262'144 + 262'144 + 1'024) + (262'144 + 1'024));
+  }
+
+  TEST_CASE("expensive producers are not recomputed under cheap, but are under all") {
+    std::string json = kShared;
+    json.replace(json.find("\"neg\""), 5, "\"exp\"");
+    const FusionGraph g = graph_from(json);
+    CHECK(plan_checked(g, preset("xla")).groups.back().recomputed.empty());
+    const FusionPlan all = plan_checked(g, with_rule("xla", [](StrategyRules& r) { r.recompute = Recompute::all; }));
+    CHECK(all.groups.back().recomputed == std::vector<OpId>{1});
+  }
+
+  TEST_CASE("a copy that would cost time is refused as unprofitable when the preset says so") {
+    // Two compute-bound matmul kernels (2*512*512*8192 = 4.3 GFLOP at 312 TFLOP/s = 13.8 us against
+    // 9 MB at 2 TB/s = 4.5 us) with epilogues reading p = neg(x). p joins the first; copying it into the
+    // second saves 256 KiB of traffic but adds 262,144 vector flops to a kernel whose time is its flops.
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "a1", "kind": "input", "shape": [512, 8192], "dtype": "i8"},
+      {"name": "a2", "kind": "input", "shape": [512, 8192], "dtype": "i8"},
+      {"name": "b", "kind": "input", "shape": [8192, 512], "dtype": "i8"},
+      {"name": "x", "kind": "input", "shape": [512, 512], "dtype": "i8"},
+      {"name": "mm1", "kind": "matmul", "inputs": ["a1", "b"], "shape": [512, 512], "dtype": "i8"},
+      {"name": "mm2", "kind": "matmul", "inputs": ["a2", "b"], "shape": [512, 512], "dtype": "i8"},
+      {"name": "p", "kind": "neg", "inputs": ["x"], "shape": [512, 512], "dtype": "i8"},
+      {"name": "add1", "kind": "add", "inputs": ["mm1", "p"], "shape": [512, 512], "dtype": "i8"},
+      {"name": "add2", "kind": "add", "inputs": ["mm2", "p"], "shape": [512, 512], "dtype": "i8"}]})");
+    const FusionPlan refused = plan_checked(g, preset("inductor"));
+    CHECK(fused_groups(g, refused) == Groups{{"mm1", "p", "add1"}, {"mm2", "add2"}});
+    CHECK(edge_decision(g, refused, "p", "add2") == "unprofitable");
+    CHECK(refused.time_fused_us <= refused.time_unfused_us);
+
+    const FusionPlan copied = plan_checked(g, with_rule("inductor", [](StrategyRules& r) { r.refuse_unprofitable = false; }));
+    CHECK(fused_groups(g, copied) == Groups{{"mm1", "p", "add1"}, {"mm2", "p", "add2"}});
+    CHECK(copied.bytes_fused == refused.bytes_fused - 262'144);
+    CHECK(copied.time_fused_us > refused.time_fused_us);
+  }
+}
