@@ -1,6 +1,7 @@
 // bench_main.cpp — `fusion-bench`: times each phase of the native planner on every generator and size.
 //
-// Usage: fusion-bench [--full] [--sizes 1000,10000] [--generators chain,random] [--repeat N] [--json]
+// Usage: fusion-bench [--full] [--sizes 1000,10000] [--generators chain,random] [--repeat N] [--strategy S] [--json]
+// --strategy plans under a preset of docs/strategies.md (default seed); bench/strategies.mjs compares them.
 // Phases: JSON parse (text -> graph), validate, plan (validate + order + group + price), cost alone,
 // verify, JSON write; the baseline, which touches every op and edge once (unfused bytes); and api, the
 // whole text -> plan text call that the WASM module makes (bench/bench.mjs compares the two).
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
   std::vector<std::int64_t> sizes = {1'000, 10'000, 100'000};
   int repeat = 0;
   bool json = false;
+  std::string strategy = "seed";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--full") sizes = {1'000, 10'000, 100'000, 1'000'000};
@@ -65,8 +67,9 @@ int main(int argc, char** argv) {
     } else if (a == "--generators" && i + 1 < argc) generators = split(argv[++i]);
     else if (a == "--repeat" && i + 1 < argc) repeat = std::stoi(argv[++i]);
     else if (a == "--json") json = true;
+    else if (a == "--strategy" && i + 1 < argc) strategy = argv[++i];
     else {
-      std::fprintf(stderr, "usage: fusion-bench [--full] [--sizes A,B] [--generators X,Y] [--repeat N] [--json]\n");
+      std::fprintf(stderr, "usage: fusion-bench [--full] [--sizes A,B] [--generators X,Y] [--repeat N] [--strategy S] [--json]\n");
       return 2;
     }
   }
@@ -82,8 +85,14 @@ int main(int argc, char** argv) {
       }
       const int runs = repeat > 0 ? repeat : (size >= 1'000'000 ? 1 : 3);
       const std::string text = fusion::bench::graph_to_json(graph);
-      const fusion::FusionPlanner planner;
-      fusion::FusionPlan plan = *planner.plan(graph);
+      const fusion::FusionPlanner planner = fusion::FusionPlanner().with_strategy(strategy);
+      const auto first = planner.plan(graph);
+      if (!first) {
+        std::fprintf(stderr, "fusion-bench: %s\n", first.errors().front().message.c_str());
+        return 2;
+      }
+      fusion::FusionPlan plan = *first;
+      const std::string options = "{\"strategy\":\"" + strategy + "\"}";
       std::string written;
       std::uint64_t sink = 0;
       const double parse = best_ms(runs, [&] { sink += fusion::read_graph_json(text)->size(); });
@@ -100,13 +109,15 @@ int main(int argc, char** argv) {
       const double verify = best_ms(runs, [&] { sink += fusion::verify_plan(graph, planner.options(), plan).size(); });
       const double write = best_ms(runs, [&] { written = fusion::write_plan_json(plan); });
       const double base = best_ms(runs, [&] { sink += *fusion::unfused_bytes(graph, false); });
-      const double api = best_ms(runs, [&] { sink += fusion::api::plan(text, "").size(); });
+      const double api = best_ms(runs, [&] { sink += fusion::api::plan(text, options).size(); });
       const double ns_per_op = planned * 1e6 / static_cast<double>(graph.size());
       if (json)
         std::printf("{\"generator\":\"%s\",\"ops\":%zu,\"parse_ms\":%.3f,\"validate_ms\":%.3f,\"plan_ms\":%.3f,"
                     "\"cost_ms\":%.3f,\"verify_ms\":%.3f,\"write_ms\":%.3f,\"baseline_ms\":%.3f,\"api_ms\":%.3f,"
-                    "\"groups\":%zu,\"json_bytes\":%zu,\"peak_rss_kb\":%ld,\"sink\":%llu}\n",
+                    "\"groups\":%zu,\"kernels_fused\":%lld,\"strategy\":\"%s\",\"json_bytes\":%zu,\"peak_rss_kb\":%ld,"
+                    "\"sink\":%llu}\n",
                     name.c_str(), graph.size(), parse, valid, planned, cost, verify, write, base, api, plan.groups.size(),
+                    static_cast<long long>(plan.kernels_fused), strategy.c_str(),
                     text.size(),
                     peak_rss_kb(), static_cast<unsigned long long>(sink % 10));
       else

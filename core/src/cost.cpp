@@ -1,10 +1,16 @@
-// cost.cpp — unfused and fused bytes, per op, per group and in total.
+// cost.cpp — unfused and fused bytes, flops and time, per op, per group and in total.
 #include "fusion/cost.h"
 
 #include <algorithm>
 
+#include "detail/saturating.h"
+#include "fusion/hardware.h"
+#include "fusion/time_model.h"
+
 namespace fusion {
 namespace {
+
+using detail::saturating_add;
 
 // Output bytes of every op, computed once (0 for an op whose count does not fit, which validate rejects).
 std::vector<std::uint64_t> output_bytes_of(const FusionGraph& g) {
@@ -39,6 +45,127 @@ std::optional<std::vector<std::uint64_t>> per_op_unfused(const FusionGraph& g, c
   return out;
 }
 
+// Per-op inputs of the time model, computed once: flops and which peak they run at.
+struct OpWork {
+  std::vector<std::uint64_t> flops;
+  std::vector<char> matrix;
+};
+
+OpWork op_work_of(const FusionGraph& g) {
+  OpWork work{std::vector<std::uint64_t>(g.size()), std::vector<char>(g.size())};
+  for (std::size_t x = 0; x < g.size(); ++x) {
+    work.flops[x] = op_flops(g, static_cast<OpId>(x));
+    work.matrix[x] = uses_matrix_peak(g.op(static_cast<OpId>(x)).kind) ? 1 : 0;
+  }
+  return work;
+}
+
+// The plan's device; an unknown name (the planner rejects it) falls back to a100.
+HardwareProfile hardware_of(const FusionPlan& plan) {
+  if (auto profile = hardware_profile(plan.options.hardware)) return *profile;
+  return *hardware_profile("a100");
+}
+
+// Fills every group's inputs (distinct producers of any member, recomputed ones included, that are not
+// members) and returns which ops some group reads from memory.
+std::vector<char> collect_inputs(const FusionGraph& g, FusionPlan& plan) {
+  std::vector<std::int32_t> member_of(g.size(), -1), last_group(g.size(), -1);
+  std::vector<char> read_outside(g.size(), 0);
+  for (std::size_t k = 0; k < plan.groups.size(); ++k) {
+    FusionGroup& group = plan.groups[k];
+    const auto stamp = static_cast<std::int32_t>(k);
+    for (OpId member : group.ops) member_of[member] = stamp;
+    group.inputs.clear();
+    for (OpId member : group.ops)
+      for (OpId in : g.op(member).inputs) {
+        if (member_of[in] == stamp) continue;
+        read_outside[in] = 1;
+        if (last_group[in] == stamp) continue;
+        last_group[in] = stamp;
+        group.inputs.push_back(in);
+      }
+    std::sort(group.inputs.begin(), group.inputs.end());
+  }
+  return read_outside;
+}
+
+// Ops that must be in memory when owned: read from outside a group that holds them, terminal, or `output`.
+std::vector<char> written_ops(const FusionGraph& g, std::vector<char> read_outside) {
+  std::vector<char> has_consumer(g.size(), 0);
+  for (const FusionOp& op : g.ops())
+    for (OpId in : op.inputs) has_consumer[in] = 1;
+  for (std::size_t x = 0; x < g.size(); ++x)
+    if (!has_consumer[x] || g.op(static_cast<OpId>(x)).output) read_outside[x] = 1;
+  return read_outside;
+}
+
+// A group's outputs (owned members that must be written; recomputed copies never are) and its bytes.
+void price_group_bytes(const FusionGraph& g, const std::vector<std::uint64_t>& bytes, const std::vector<char>& written,
+                       bool resident, FusionGroup& group) {
+  group.outputs.clear();
+  group.bytes_read = 0;
+  group.bytes_written = 0;
+  for (OpId in : group.inputs) group.bytes_read = saturating_add(group.bytes_read, bytes[in]);
+  auto copy = group.recomputed.begin();
+  for (OpId member : group.ops) {
+    while (copy != group.recomputed.end() && *copy < member) ++copy;
+    if (copy != group.recomputed.end() && *copy == member) continue;
+    if (!written[member]) continue;
+    group.outputs.push_back(member);
+    group.bytes_written = saturating_add(group.bytes_written, written_bytes(g.op(member), bytes[member], resident));
+  }
+}
+
+bool is_all_sources(const FusionGraph& g, const FusionGroup& group) {
+  return std::all_of(group.ops.begin(), group.ops.end(), [&](OpId x) { return g.op(x).is_source(); });
+}
+
+// A group's flops (every member, recomputed copies included) and time (0 for a group of sources).
+void price_group_time(const FusionGraph& g, const OpWork& work, const HardwareProfile& hw, FusionGroup& group) {
+  std::uint64_t vector_flops = 0, matrix_flops = 0;
+  for (OpId member : group.ops) {
+    std::uint64_t& sum = work.matrix[member] ? matrix_flops : vector_flops;
+    sum = saturating_add(sum, work.flops[member]);
+  }
+  group.flops = saturating_add(vector_flops, matrix_flops);
+  group.time_us = is_all_sources(g, group) ? 0.0
+                                           : kernel_time_us(saturating_add(group.bytes_read, group.bytes_written),
+                                                            vector_flops, matrix_flops, hw);
+}
+
+// Totals over the groups: fused bytes, flops, time and kernels.
+void sum_fused(const FusionGraph& g, FusionPlan& plan) {
+  plan.bytes_fused = 0;
+  plan.flops_fused = 0;
+  plan.time_fused_us = 0.0;
+  plan.kernels_fused = 0;
+  for (const FusionGroup& group : plan.groups) {
+    plan.bytes_fused = saturating_add(plan.bytes_fused, saturating_add(group.bytes_read, group.bytes_written));
+    plan.flops_fused = saturating_add(plan.flops_fused, group.flops);
+    plan.time_fused_us += group.time_us;
+    if (!is_all_sources(g, group)) ++plan.kernels_fused;
+  }
+}
+
+// Totals with one kernel per non-source op: unfused bytes, flops, time and kernels.
+void sum_unfused(const FusionGraph& g, const OpWork& work, const HardwareProfile& hw, FusionPlan& plan) {
+  plan.bytes_unfused = 0;
+  plan.flops_unfused = 0;
+  plan.time_unfused_us = 0.0;
+  plan.kernels_unfused = 0;
+  for (std::size_t x = 0; x < g.size(); ++x) {
+    const std::uint64_t flops = work.flops[x];
+    plan.bytes_unfused = saturating_add(plan.bytes_unfused, plan.op_bytes_unfused[x]);
+    plan.flops_unfused = saturating_add(plan.flops_unfused, flops);
+    if (g.op(static_cast<OpId>(x)).is_source()) continue;
+    plan.time_unfused_us += kernel_time_us(plan.op_bytes_unfused[x], work.matrix[x] ? 0 : flops,
+                                           work.matrix[x] ? flops : 0, hw);
+    ++plan.kernels_unfused;
+  }
+}
+
+double ratio_or_one(double unfused, double fused) { return fused == 0.0 ? 1.0 : unfused / fused; }
+
 }  // namespace
 
 std::uint64_t op_bytes_unfused(const FusionGraph& g, OpId id, bool resident_sources) {
@@ -66,49 +193,18 @@ std::optional<std::uint64_t> unfused_bytes(const FusionGraph& g, bool resident_s
 void price_plan(const FusionGraph& g, FusionPlan& plan) {
   const bool resident = plan.options.resident_sources;
   const std::vector<std::uint64_t> bytes = output_bytes_of(g);
-  const std::vector<std::int32_t>& group_of = plan.op_group;
-  std::vector<char> is_output(g.size(), 0), has_consumer(g.size(), 0);
-  std::vector<std::int32_t> last_group(g.size(), -1);  // dedupes external inputs per group
-  plan.bytes_fused = 0;
-  plan.kernels_fused = 0;
+  const OpWork work = op_work_of(g);
+  const HardwareProfile hw = hardware_of(plan);
+  const std::vector<char> written = written_ops(g, collect_inputs(g, plan));
   for (FusionGroup& group : plan.groups) {
-    group.inputs.clear();
-    for (OpId member : group.ops)
-      for (OpId in : g.op(member).inputs) {
-        has_consumer[in] = 1;
-        if (group_of[in] == group.id) continue;
-        is_output[in] = 1;
-        if (last_group[in] == group.id) continue;
-        last_group[in] = group.id;
-        group.inputs.push_back(in);
-      }
-    std::sort(group.inputs.begin(), group.inputs.end());
+    price_group_bytes(g, bytes, written, resident, group);
+    price_group_time(g, work, hw, group);
   }
-  for (FusionGroup& group : plan.groups) {
-    group.outputs.clear();
-    group.bytes_read = 0;
-    group.bytes_written = 0;
-    for (OpId in : group.inputs) group.bytes_read += bytes[in];
-    bool all_sources = true;
-    for (OpId member : group.ops) {
-      all_sources = all_sources && g.op(member).is_source();
-      if (!is_output[member] && has_consumer[member]) continue;
-      group.outputs.push_back(member);
-      group.bytes_written += written_bytes(g.op(member), bytes[member], resident);
-    }
-    plan.bytes_fused += group.bytes_read + group.bytes_written;
-    if (!all_sources) ++plan.kernels_fused;
-  }
+  sum_fused(g, plan);
   plan.op_bytes_unfused = per_op_unfused(g, bytes, resident).value_or(std::vector<std::uint64_t>(g.size(), 0));
-  plan.bytes_unfused = 0;
-  plan.kernels_unfused = 0;
-  for (std::size_t x = 0; x < g.size(); ++x) {
-    plan.bytes_unfused += plan.op_bytes_unfused[x];
-    plan.kernels_unfused += g.op(static_cast<OpId>(x)).is_source() ? 0 : 1;
-  }
-  plan.speedup_estimate = plan.bytes_fused == 0 ? 1.0
-                                                : static_cast<double>(plan.bytes_unfused) /
-                                                      static_cast<double>(plan.bytes_fused);
+  sum_unfused(g, work, hw, plan);
+  plan.speedup_estimate = ratio_or_one(static_cast<double>(plan.bytes_unfused), static_cast<double>(plan.bytes_fused));
+  plan.time_speedup = ratio_or_one(plan.time_unfused_us, plan.time_fused_us);
 }
 
 }  // namespace fusion

@@ -14,7 +14,6 @@ GroupStats::GroupStats(const FusionGraph& g, const Producers& producers, const C
   for (std::size_t x = 0; x < n; ++x) {
     const OpId id = static_cast<OpId>(x);
     members_[x].push_back(id);
-    inputs_[x].insert(producers.begin(id), producers.end(id));
     outside_readers_[x] = static_cast<std::int32_t>(consumers.count(id));
     counts_[x] = {1, static_cast<std::int64_t>(producers.count(id)), 1, 0};  // every single op is written
   }

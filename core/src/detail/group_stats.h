@@ -2,7 +2,8 @@
 //
 // For every group (by representative) it keeps: its members, its external inputs (distinct producers
 // outside the group), its outputs (members read outside the group, terminal or marked `output`) and its
-// multi-use members (read by two or more members), so that `operands = inputs + outputs` and
+// multi-use members (read by two or more members; a one-op group's inputs are its producers row, larger
+// groups keep a set), so that `operands = inputs + outputs` and
 // `live = operands + multi-use` (docs/strategies.md, max_group_operands / max_live_values) are exact.
 // `preview(a, c)` answers the counts of the union without changing anything; `commit` applies a merge
 // the caller has made. Both scan only the smaller group and its edges: O(size of the smaller group +
@@ -47,9 +48,11 @@ class GroupStats {
       inside_readers_[x] += moved;
     }
     std::unordered_set<OpId>& large_inputs = inputs_[large_];
+    if (members_[large_].size() == 1) large_inputs.insert(producers_.begin(large_), producers_.end(large_));
     for (OpId x : members_[small_]) large_inputs.erase(x);
-    for (OpId q : inputs_[small_])
+    for_each_input(small_, [&](OpId q) {
       if (find(q) != into) large_inputs.insert(q);
+    });
     apply(into);
   }
   const GroupCounts& counts(OpId group) const { return counts_[group]; }
@@ -60,6 +63,16 @@ class GroupStats {
   void scan(OpId a, OpId c, Find&& find);
   void apply(OpId into);
   bool always_output(OpId x) const { return consumers_.count(x) == 0 || g_.op(x).output; }
+  // A one-op group's inputs are its producers row; larger groups keep a set (built on their first merge).
+  bool reads(OpId group, OpId q) const {
+    if (members_[group].size() == 1) return std::find(producers_.begin(group), producers_.end(group), q) != producers_.end(group);
+    return inputs_[group].count(q) != 0;
+  }
+  template <typename Visit>
+  void for_each_input(OpId group, Visit&& visit) const {
+    if (members_[group].size() == 1) std::for_each(producers_.begin(group), producers_.end(group), visit);
+    else std::for_each(inputs_[group].begin(), inputs_[group].end(), visit);
+  }
 
   const FusionGraph& g_;
   const Producers& producers_;
@@ -82,11 +95,12 @@ void GroupStats::scan(OpId a, OpId c, Find&& find) {
   const GroupCounts& s = counts_[small_];
   const GroupCounts& l = counts_[large_];
   merged_ = {s.ops + l.ops, s.inputs + l.inputs, s.outputs + l.outputs, s.multi_use + l.multi_use};
-  for (OpId q : inputs_[small_])
-    if (find(q) == large_ || inputs_[large_].count(q) != 0) --merged_.inputs;
+  for_each_input(small_, [&](OpId q) {
+    if (find(q) == large_ || reads(large_, q)) --merged_.inputs;
+  });
   moved_readers_.clear();
   for (OpId x : members_[small_]) {
-    if (inputs_[large_].count(x) != 0) --merged_.inputs;
+    if (reads(large_, x)) --merged_.inputs;
     std::int32_t readers_in_large = 0;
     for (auto it = consumers_.begin(x); it != consumers_.end(x); ++it) readers_in_large += find(*it) == large_;
     if (readers_in_large > 0) moved_readers_.emplace_back(x, readers_in_large);

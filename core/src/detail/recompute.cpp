@@ -19,12 +19,17 @@ std::uint64_t bytes_of(const FusionGraph& g, OpId x) {
 struct GroupBook {
   std::vector<std::int64_t> ops, inputs, outputs, multi_use;
   std::vector<std::uint64_t> bytes, vector_flops, matrix_flops;
-  std::unordered_set<std::uint64_t> reads;  // (group << 32) | producer, for producers outside the group
+  // (group << 32) | producer, for producers outside the group: sorted at the start, plus those added later.
+  std::vector<std::uint64_t> reads;
+  std::unordered_set<std::uint64_t> added_reads;
 
   static std::uint64_t key(OpId group, OpId producer) {
     return (static_cast<std::uint64_t>(group) << 32) | static_cast<std::uint32_t>(producer);
   }
-  bool has(OpId group, OpId producer) const { return reads.count(key(group, producer)) != 0; }
+  bool has(OpId group, OpId producer) const {
+    const std::uint64_t k = key(group, producer);
+    return std::binary_search(reads.begin(), reads.end(), k) || added_reads.count(k) != 0;
+  }
   std::int64_t operands(OpId group) const { return inputs[group] + outputs[group]; }
   std::int64_t live(OpId group) const { return operands(group) + multi_use[group]; }
 };
@@ -48,10 +53,14 @@ GroupBook book_groups(const RecomputeInput& in, const std::vector<OpId>& rep) {
       if (!(resident && op.is_source())) b.bytes[g] += bytes_of(in.graph, id);
     }
     for (auto it = in.producers.begin(id); it != in.producers.end(id); ++it)
-      if (rep[*it] != g && b.reads.insert(GroupBook::key(g, *it)).second) {
-        ++b.inputs[g];
-        b.bytes[g] += bytes_of(in.graph, *it);
-      }
+      if (rep[*it] != g) b.reads.push_back(GroupBook::key(g, *it));
+  }
+  std::sort(b.reads.begin(), b.reads.end());
+  b.reads.erase(std::unique(b.reads.begin(), b.reads.end()), b.reads.end());
+  for (std::uint64_t k : b.reads) {  // distinct external inputs per group
+    const OpId g = static_cast<OpId>(k >> 32), producer = static_cast<OpId>(k & 0xffffffffu);
+    ++b.inputs[g];
+    b.bytes[g] += bytes_of(in.graph, producer);
   }
   return b;
 }
@@ -206,7 +215,7 @@ class Recomputer {
       book_.multi_use[h] += t.readers >= 2;
       book_.bytes[h] = book_.bytes[h] - bytes_of(g_, p) + t.new_bytes;
       book_.vector_flops[h] += flops;
-      for (auto q = in_.producers.begin(p); q != in_.producers.end(p); ++q) book_.reads.insert(GroupBook::key(h, *q));
+      for (auto q = in_.producers.begin(p); q != in_.producers.end(p); ++q) book_.added_reads.insert(GroupBook::key(h, *q));
     }
   }
 
