@@ -1,5 +1,6 @@
 // run-tests.mjs — runs every test suite after a build: ctest (build/native), the same ctest under ASan + UBSan
-// (build/asan), Node tests, page-module tests (tests/web, pure modules in Node), browser tests.
+// (build/asan), Node tests, page-module tests (tests/web, pure modules in Node), browser tests, and the Python
+// tests of the PyTorch exporter (tests/python, unittest under Debian's /usr/bin/python3 with python3-torch).
 //
 // Each runner's own output streams through unchanged (including its summary lines); all suites run even when
 // one fails, then a closing line "tests: N passed, M failed" sums them (a suite that failed without a failing
@@ -35,6 +36,8 @@ const SUITES = [
   { name: 'node', command: nodeTest(testFiles('tests/node')), count: countNodeTest },
   { name: 'web', command: nodeTest(testFiles('tests/web')), count: countNodeTest },
   { name: 'browser', command: nodeTest(testFiles('tests/browser')), count: countNodeTest },
+  { name: 'python', command: ['/usr/bin/python3', '-B', '-m', 'unittest', 'discover', '-s', 'tests/python'],
+    count: countUnittest },
 ];
 
 function nodeTest(files) {
@@ -48,15 +51,27 @@ function countNodeTest(out) {
   return pass && fail && { passed: Number(pass[1]), failed: Number(fail[1]) };
 }
 
+// unittest's summary, on standard error: "Ran 35 tests in 26.5s", then "OK (skipped=1)" or
+// "FAILED (failures=1, errors=2)".
+function countUnittest(_out, err) {
+  const ran = err.match(/^Ran (\d+) tests? in /m);
+  const verdict = err.match(/^(?:OK|FAILED)(?: \((.*)\))?$/m);
+  if (!ran || !verdict) return null;
+  const n = (key) => Number(verdict[1]?.match(new RegExp(`${key}=(\\d+)`))?.[1] ?? 0);
+  const failed = n('failures') + n('errors') + n('unexpected successes');
+  return { passed: Number(ran[1]) - failed - n('skipped'), failed };
+}
+
 // Runs a command with output shown live and kept for counting.
 function run([command, ...args], env = {}) {
   return new Promise((done) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
+    let err = '';
     child.stdout.on('data', (chunk) => { out += chunk; process.stdout.write(chunk); });
-    child.stderr.on('data', (chunk) => process.stderr.write(chunk));
-    child.on('error', (error) => done({ status: 1, out: `${out}\n${error.message}` }));
-    child.on('close', (status) => done({ status, out }));
+    child.stderr.on('data', (chunk) => { err += chunk; process.stderr.write(chunk); });
+    child.on('error', (error) => done({ status: 1, out: `${out}\n${error.message}`, err }));
+    child.on('close', (status) => done({ status, out, err }));
   });
 }
 
@@ -66,9 +81,9 @@ const broken = [];
 for (const suite of SUITES) {
   console.log(`\n=== ${suite.name}: ${suite.command.join(' ')}`);
   const started = Date.now();
-  const { status, out } = await run(suite.command, suite.env);
+  const { status, out, err } = await run(suite.command, suite.env);
   console.log(`=== ${suite.name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const counts = suite.count(out);
+  const counts = suite.count(out, err);
   if (counts) {
     passed += counts.passed;
     failed += counts.failed;

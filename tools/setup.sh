@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # tools/setup.sh — installs what building and testing need, and does nothing when it is all there.
 #
-# Debian packages: cmake, ninja-build, g++, emscripten, nlohmann-json3-dev, doctest-dev, chromium. Missing
-# ones are installed with apt-get when running as root; otherwise the exact commands are printed and the
-# script fails. npm packages: `npm ci` when node_modules is missing or older than package-lock.json.
+# Debian packages: cmake, ninja-build, g++, emscripten, nlohmann-json3-dev, doctest-dev, chromium, and for the
+# PyTorch exporter's tests (tests/python) python3-torch, python3-torchvision, python3-onnx, and for the ONNX
+# importer's sweep (tests/node/onnx-testdata.test.mjs) libonnx-testdata. Missing ones are installed with
+# apt-get when running as root; otherwise the exact commands are printed and the script fails. npm packages:
+# `npm ci` when node_modules is missing or older than package-lock.json.
 # Idempotent; a second run only checks (well under a second). Run by npm start, npm test and npm run build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ emscripten nlohmann-json3-dev doctest-dev chromium)
+packages=(cmake ninja-build g++ emscripten nlohmann-json3-dev doctest-dev chromium python3-torch python3-torchvision python3-onnx
+  libonnx-testdata)
 
 installed() {
   [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]

@@ -117,6 +117,7 @@ class Recomputer {
         return std::nullopt;
       const OpId heavy = in_.heavy[group];
       if (heavy >= 0 && is_reduction_kind(g_.op(heavy).kind) && heavy != c) return std::nullopt;
+      if (heavy >= 0 && is_anchor_kind(g_.op(heavy).kind) && !is_fusible(g_.op(p).kind)) return std::nullopt;
       auto found = std::find_if(change.targets.begin(), change.targets.end(),
                                 [&](const Target& t) { return t.group == group; });
       if (found == change.targets.end()) found = change.targets.insert(change.targets.end(), new_target(p, group));

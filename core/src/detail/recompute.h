@@ -6,7 +6,7 @@
 // other groups H1..Hk and either is G's only member or is also read inside G. Each Hi gets a copy of
 // p, so no Hi reads p from memory and G stops writing p (a one-op G disappears). It is done when every
 // reading edge may merge (strategy_legality.h; into a reduction group only as the reduction's own
-// input), every Hi stays within max_group_ops / max_group_operands / max_live_values, the plan moves
+// input; into an anchor group only when elementwise), every Hi stays within max_group_ops / max_group_operands / max_live_values, the plan moves
 // fewer bytes, and, with refuse_unprofitable, the time model says the plan gets faster (else the
 // reading edges get `unprofitable`). Per-group bytes, flops and counts are kept exactly as the copies
 // are made. The group graph stays acyclic: each Hi already came after G, which came after the groups

@@ -138,13 +138,17 @@ class StrategyGrouper {
     return false;
   }
 
-  // May every member of `group` run on the reduction's output space, reading nothing larger from outside?
+  // May every member of `group` run on the reduction's output space, downstream of it: reading nothing
+  // larger from outside, none of the reduction's prologue values, and feeding neither it nor its prologue?
   bool fits_epilogue(OpId group, OpId reduction_group, OpId reduction) {
     const std::uint64_t size = element_count(g_.op(reduction));
     for (OpId x : members_[group]) {
       if (element_count(g_.op(x)) != size) return false;
+      for (auto it = consumers_.begin(x); it != consumers_.end(x); ++it)  // feeding the reduction's input side
+        if (find(*it) == reduction_group && (*it == reduction || !downstream_[*it])) return false;
       for (auto it = producers_.begin(x); it != producers_.end(x); ++it) {
         const OpId owner = find(*it);
+        if (owner == reduction_group && !downstream_[*it]) return false;  // a prologue value: a second pass
         if (owner != group && owner != reduction_group && element_count(g_.op(*it)) > size) return false;
       }
     }
