@@ -17,6 +17,8 @@ export interface OpSpec {
   output?: boolean;
   /** Control-flow region ("" = top level); nothing fuses across regions. */
   region?: string;
+  /** Free text shown with the op, e.g. the ONNX op type of an opaque op; the planner ignores it. */
+  label?: string;
   [key: string]: unknown;
 }
 

@@ -15,8 +15,8 @@ namespace {
 using json = nlohmann::json;
 using detail::make_error;
 
-constexpr std::array<std::string_view, 8> kOpFields = {"name",  "kind",        "inputs", "shape",
-                                                       "dtype", "dtype_bytes", "output", "region"};
+constexpr std::array<std::string_view, 9> kOpFields = {"name",        "kind",   "inputs", "shape", "dtype",
+                                                       "dtype_bytes", "output", "region", "label"};
 constexpr std::array<std::string_view, 4> kTopFields = {"ops", "name", "description", "$schema"};
 
 template <std::size_t N>
@@ -108,7 +108,7 @@ class GraphSax : public nlohmann::json_sax<json> {
     } else if (frames_.back() == Frame::op && !is_one_of(key_, kOpFields)) {
       add_op_error(ErrorCode::unknown_field,
                    "op " + std::to_string(op_index()) + " has an unknown field '" + key_ +
-                       "'; ops have name, kind, inputs, shape, dtype or dtype_bytes, output, region",
+                       "'; ops have name, kind, inputs, shape, dtype or dtype_bytes, output, region, label",
                    "/" + key_);
       skip_value_ = true;
     }
@@ -248,12 +248,12 @@ class GraphSax : public nlohmann::json_sax<json> {
     } else if (key_ == "output") {
       if (v.type != Scalar::boolean) return field_type_error(v.describe());
       d.op.output = v.text == "true";
-    } else if (key_ == "region") {
+    } else if (key_ == "region" || key_ == "label") {
       if (v.type != Scalar::string) return field_type_error(v.describe());
       if (v.text.size() > kMaxNameBytes)
-        return add_op_error(ErrorCode::invalid_name, "the region of " + where() + " is longer than " +
-                                                         std::to_string(kMaxNameBytes) + " bytes", "/region");
-      d.op.region = std::string(v.text);
+        return add_op_error(ErrorCode::invalid_name, "the " + key_ + " of " + where() + " is longer than " +
+                                                         std::to_string(kMaxNameBytes) + " bytes", "/" + key_);
+      (key_ == "region" ? d.op.region : d.op.label) = std::string(v.text);
     } else {  // inputs or shape given as a scalar
       if (key_ == "shape") d.has_shape = true;
       field_type_error(v.describe());
@@ -287,7 +287,7 @@ class GraphSax : public nlohmann::json_sax<json> {
   }
 
   void field_type_error(const std::string& what) {
-    const std::string expected = key_ == "name" || key_ == "kind" || key_ == "region" ? "a string"
+    const std::string expected = key_ == "name" || key_ == "kind" || key_ == "region" || key_ == "label" ? "a string"
                                  : key_ == "output"                                 ? "true or false"
                                  : key_ == "shape"                                  ? "a list of dimensions"
                                                                                     : "a list";

@@ -91,3 +91,20 @@ TEST_CASE("unicode names survive the round trip") {
   CHECK(g.op(0).name == "вход ✓");
   CHECK(g.op(1).inputs == std::vector<OpId>{0});
 }
+
+TEST_CASE("op fields output, region and label are read; wrong types are located errors") {
+  const FusionGraph g = graph_from(R"({"ops": [
+    {"kind": "input", "shape": [2], "dtype": "f32"},
+    {"kind": "opaque", "inputs": [0], "shape": [2], "dtype": "f32", "output": true, "region": "if/then",
+     "label": "NonMaxSuppression"}]})");
+  CHECK(g.op(1).output);
+  CHECK(g.op(1).region == "if/then");
+  CHECK(g.op(1).label == "NonMaxSuppression");
+  CHECK_FALSE(g.op(0).output);
+  const auto bad = read_graph_json(R"({"ops": [{"kind": "input", "shape": [2], "dtype": "f32", "output": 1}]})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.errors().front().path == "/ops/0/output");
+  const auto bad_region = read_graph_json(R"({"ops": [{"kind": "input", "shape": [2], "dtype": "f32", "region": []}]})");
+  REQUIRE_FALSE(bad_region.ok());
+  CHECK(bad_region.errors().front().path == "/ops/0/region");
+}

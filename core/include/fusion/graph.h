@@ -32,6 +32,7 @@ struct FusionOp {
   std::string name;          // optional; unique when given
   bool output = false;       // always written to memory, even when only its own group reads it
   std::string region;        // control-flow region ("" = top level); nothing fuses across regions
+  std::string label;         // free text for people (e.g. the ONNX op type of an `opaque` op); never planned on
 
   bool is_source() const { return inputs.empty(); }
 };
