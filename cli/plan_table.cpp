@@ -34,19 +34,37 @@ std::string pad(std::string text, std::size_t width) {
   return text;
 }
 
+// Members, with recomputed copies marked "name*".
+std::string members(const FusionGraph& g, const FusionGroup& group) {
+  std::string out;
+  for (OpId id : group.ops) {
+    const bool copy = std::binary_search(group.recomputed.begin(), group.recomputed.end(), id);
+    out += (out.empty() ? "" : " ") + label(g, id) + (copy ? "*" : "");
+  }
+  return out;
+}
+
+std::string fixed(double value, const char* format) {
+  char text[48];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
 }  // namespace
 
 std::string format_plan_table(const FusionGraph& g, const FusionPlan& plan) {
-  std::string out = pad("group", 7) + pad("ops", 34) + pad("inputs", 22) + pad("outputs", 22) +
-                    pad("bytes read", 18) + "bytes written\n";
+  std::string out = pad("group", 7) + pad("ops (* recomputed)", 34) + pad("inputs", 22) + pad("outputs", 22) +
+                    pad("bytes read", 16) + pad("bytes written", 16) + pad("time us", 10) + "pattern\n";
   for (const FusionGroup& group : plan.groups)
-    out += pad(std::to_string(group.id), 7) + pad(labels(g, group.ops), 34) + pad(labels(g, group.inputs), 22) +
-           pad(labels(g, group.outputs), 22) + pad(grouped(group.bytes_read), 18) + grouped(group.bytes_written) + "\n";
-  char speedup[32];
-  std::snprintf(speedup, sizeof speedup, "%.3f", plan.speedup_estimate);
-  out += "\nbytes unfused " + grouped(plan.bytes_unfused) + ", fused " + grouped(plan.bytes_fused) + ", speedup " +
-         speedup + "x; kernels " + std::to_string(plan.kernels_unfused) + " -> " +
+    out += pad(std::to_string(group.id), 7) + pad(members(g, group), 34) + pad(labels(g, group.inputs), 22) +
+           pad(labels(g, group.outputs), 22) + pad(grouped(group.bytes_read), 16) +
+           pad(grouped(group.bytes_written), 16) + pad(fixed(group.time_us, "%.2f"), 10) + group.label + "\n";
+  out += "\nstrategy " + plan.options.strategy + ", hardware " + plan.options.hardware + "\n";
+  out += "bytes unfused " + grouped(plan.bytes_unfused) + ", fused " + grouped(plan.bytes_fused) + ", speedup " +
+         fixed(plan.speedup_estimate, "%.3f") + "x; kernels " + std::to_string(plan.kernels_unfused) + " -> " +
          std::to_string(plan.kernels_fused) + "\n";
+  out += "time unfused " + fixed(plan.time_unfused_us, "%.2f") + " us, fused " + fixed(plan.time_fused_us, "%.2f") +
+         " us, speedup " + fixed(plan.time_speedup, "%.3f") + "x\n";
   const auto unfused = std::count_if(plan.edges.begin(), plan.edges.end(), [](const EdgeDecision& e) {
     return !e.fused && e.reason != EdgeReason::source;
   });
