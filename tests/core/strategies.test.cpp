@@ -86,6 +86,13 @@ TEST_SUITE("epilogue into an anchor") {
     CHECK(group.bytes_written == 3'145'728);
     CHECK(group.label == "matmul+bias+act");
     CHECK(plan.kernels_fused == 1);
+    // Time on a100: 8,653,824 B / 2.039e12 B/s = 4.2442 us; compute 1,207,959,552 matrix flops / 312e12 =
+    // 3.8717 us plus 1,572,864 vector flops / 19.5e12 = 0.0807 us = 3.9524 us; memory-bound, + 3.8 us launch.
+    CHECK(group.time_us == doctest::Approx(8.04415).epsilon(1e-5));
+    CHECK(group.flops == 1'207'959'552 + 1'572'864);
+    const FusionPlan h100 = plan_checked(g, preset("tvm").with_hardware("h100"));
+    // h100: 8,653,824 / 3.35e12 = 2.5832 us against 1,207,959,552 / 989.5e12 + 1,572,864 / 67e12 = 1.2442 us
+    CHECK(group_of_op(g, h100, "mm").time_us == doctest::Approx(6.38323).epsilon(1e-5));
   }
 
   TEST_CASE("xla keeps the matmul alone (epilogue off): barrier_producer") {
@@ -288,6 +295,15 @@ TEST_SUITE("horizontal fusion") {
       CHECK(group.bytes_read == 4096);      // x once
       CHECK(group.bytes_written == 8192);   // a and b
     }
+  }
+
+  TEST_CASE("horizontal_max_ops caps sibling merges") {
+    std::string json = R"({"ops": [{"name": "x", "kind": "input", "shape": [64], "dtype": "f32"})";
+    for (int i = 0; i < 5; ++i)
+      json += R"(, {"name": "s)" + std::to_string(i) + R"(", "kind": "relu", "inputs": ["x"], "shape": [64], "dtype": "f32"})";
+    const FusionGraph g = graph_from(json + "]}");
+    const FusionPlan plan = plan_checked(g, with_rule("inductor", [](StrategyRules& r) { r.horizontal_max_ops = 3; }));
+    CHECK(fused_groups(g, plan) == Groups{{"s0", "s1", "s2"}, {"s3", "s4"}});
   }
 
   TEST_CASE("siblings with a path between them are not merged (it would close a cycle)") {

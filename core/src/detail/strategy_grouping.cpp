@@ -197,7 +197,7 @@ class StrategyGrouper {
     return true;
   }
 
-  // Sibling fusion: consumers of one tensor with the same element count join the first one's group.
+  // Sibling fusion: consumers of one tensor with the same element count share groups, in order.
   void siblings() {
     std::vector<std::pair<std::uint64_t, OpId>> candidates;
     for (OpId p : order_) {
@@ -206,10 +206,11 @@ class StrategyGrouper {
         if (is_loop_kind(g_.op(*it).kind, rules_)) candidates.emplace_back(element_count(g_.op(*it)), *it);
       std::stable_sort(candidates.begin(), candidates.end(),
                        [](const auto& l, const auto& r) { return l.first < r.first; });
-      for (std::size_t k = 1; k < candidates.size(); ++k) {
-        std::size_t first = k - 1;
-        while (first > 0 && candidates[first - 1].first == candidates[k].first) --first;
-        if (candidates[first].first == candidates[k].first) merge_horizontal(candidates[first].second, candidates[k].second);
+      // Within one element count, each sibling joins the current group, or starts the next one.
+      OpId current = -1;
+      for (std::size_t k = 0; k < candidates.size(); ++k) {
+        const bool same_space = k > 0 && candidates[k].first == candidates[k - 1].first;
+        if (!same_space || !merge_horizontal(current, candidates[k].second)) current = candidates[k].second;
       }
     }
   }
