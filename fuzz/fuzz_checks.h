@@ -16,6 +16,7 @@
 #include "fusion/api.h"
 #include "fusion/json_io.h"
 #include "fusion/planner.h"
+#include "fusion/strategy.h"
 #include "fusion/verify.h"
 #include "reference_planner.h"
 
@@ -49,6 +50,26 @@ inline void check_plan(const FusionGraph& graph, const PlannerOptions& options, 
         fuzz_fail("reference", "ops " + std::to_string(x) + " and " + std::to_string(y) + " grouped differently");
 }
 
+// Presets other than seed: verified, never costlier in bytes, never slower when they refuse unprofitable
+// merges, deterministic, and their plans read back.
+inline void check_strategies(const FusionGraph& graph) {
+  for (std::string_view name : strategy_names()) {
+    if (name == "seed") continue;
+    const FusionPlanner planner = FusionPlanner().with_strategy(std::string(name));
+    const Expected<FusionPlan> plan = planner.plan(graph);
+    if (!plan) return check_errors(plan.errors());
+    const std::vector<Violation> violations = verify_plan(graph, planner.options(), *plan);
+    if (!violations.empty()) fuzz_fail("verifier", std::string(name) + ": " + violations.front().code + ": " + violations.front().message);
+    if (plan->bytes_fused > plan->bytes_unfused) fuzz_fail("cost", std::string(name) + ": fused bytes above unfused");
+    if (planner.options().rules.refuse_unprofitable && plan->time_fused_us > plan->time_unfused_us * (1 + 1e-12))
+      fuzz_fail("time", std::string(name) + ": fused time above unfused");
+    const std::string text = write_plan_json(*plan);
+    if (text != write_plan_json(*planner.plan(graph))) fuzz_fail("determinism", std::string(name));
+    const Expected<FusionPlan> back = read_plan_json(text);
+    if (!back || write_plan_json(*back) != text) fuzz_fail("round trip", std::string(name));
+  }
+}
+
 inline void check_all_options(const FusionGraph& graph, bool compare_reference) {
   for (int bits = 0; bits < 4; ++bits) {
     PlannerOptions options;
@@ -56,6 +77,7 @@ inline void check_all_options(const FusionGraph& graph, bool compare_reference) 
     options.resident_sources = (bits & 2) != 0;
     check_plan(graph, options, compare_reference);
   }
+  check_strategies(graph);
 }
 
 inline void check_json_input(std::string_view text) {
@@ -72,12 +94,18 @@ inline void check_json_input(std::string_view text) {
 inline FusionGraph graph_from_bytes(const std::uint8_t* data, std::size_t size) {
   static const OpKind kinds[] = {OpKind::input, OpKind::relu, OpKind::add, OpKind::mul, OpKind::exp,
                                  OpKind::where, OpKind::matmul, OpKind::reduce_sum, OpKind::transpose, OpKind::neg,
-                                 OpKind::sub, OpKind::constant, OpKind::gelu, OpKind::softmax, OpKind::div, OpKind::max};
+                                 OpKind::sub, OpKind::constant, OpKind::gelu, OpKind::softmax, OpKind::div, OpKind::max,
+                                 OpKind::reshape, OpKind::reduce_max, OpKind::slice, OpKind::conv, OpKind::broadcast,
+                                 OpKind::cast, OpKind::concat, OpKind::pad, OpKind::gather, OpKind::sort,
+                                 OpKind::reduce_mean, OpKind::sigmoid, OpKind::square, OpKind::opaque, OpKind::batch_norm,
+                                 OpKind::identity};
   static const Shape shapes[] = {{}, {3}, {1, 3}, {4, 3}, {4, 1}, {5, 3}, {4}, {2, 4, 3}};
   FusionGraph g;
   for (std::size_t at = 0; at + 4 <= size && g.size() < 400; at += 4) {
     FusionOp op;
-    op.kind = kinds[data[at] & 15];
+    op.kind = kinds[data[at] & 31];
+    op.output = (data[at] & 0xe0) == 0xe0;
+    if ((data[at + 3] & 0xc0) == 0xc0) op.region = "body";
     op.shape = shapes[data[at + 1] & 7];
     op.dtype_bytes = 1 << ((data[at + 1] >> 3) & 3);
     const int arity = g.size() == 0 || is_source_kind(op.kind) ? 0 : 1 + (data[at + 1] >> 5) % 3;

@@ -76,6 +76,7 @@ inline Reference reference_plan(const FusionGraph& g, bool broadcast) {
       seen.push_back(u);
       EdgeReason r = EdgeReason::none;
       if (g.op(u).inputs.empty()) r = EdgeReason::source;
+      else if (g.op(u).region != g.op(v).region) r = EdgeReason::region;
       else if (!is_fusible(g.op(u).kind)) r = EdgeReason::barrier_producer;
       else if (!is_fusible(g.op(v).kind)) r = EdgeReason::barrier_consumer;
       else if (!shapes_ok(u, v)) r = EdgeReason::shape;
