@@ -1,14 +1,25 @@
-// fusion/verify.h — an independent check of any plan against DESIGN.md sections 3-5.
+// fusion/verify.h — an independent check of any plan against DESIGN.md sections 3-5 and docs/strategies.md.
 //
-// verify_plan trusts nothing the planner computed: given a graph that validates, the options and a
-// plan (from the planner, from JSON, or hand-made), it checks that the groups partition the ops; that
-// multi-op groups hold only fusible non-source ops, connected along legal edges; that every edge
-// inside a group obeys the shape rule; that the group graph is acyclic; that each group's inputs are
-// exactly its distinct external producers and its outputs exactly the members consumed outside or
-// terminal; that every byte count, the totals, the speedup and the kernel counts are right; and that
-// the edge list has every distinct edge once, fused exactly when inside a group, with a reason that
-// fits. It returns the violations found (empty for a valid plan). It shares no code with the planner
-// beyond the graph and shape primitives. Shown by tests/core/verify.test.cpp.
+// verify_plan trusts nothing the planner or the cost model computed: given a graph that validates, the
+// options (whose `rules` are already resolved from the strategy) and a plan (from the planner, from JSON, or
+// hand-made), it checks, per the rules:
+//  - membership: every op owned by exactly one group (op_group names it), or present only as recomputed
+//    copies (op_group names the first group holding one); `recomputed` an ascending subset of `ops`; copies
+//    only of kinds the `recompute` rule allows, each read by a member of its group, never read from memory;
+//  - group shapes: multi-op groups hold loop kinds plus at most one heavy op allowed by its rule; an anchor
+//    has no producer and no movement op in its group; a reduction's epilogue stays on its iteration space
+//    and reads nothing larger from outside; its prologue feeds it no transpose directly and feeds no other
+//    member; one region per group; rule 3 on every inside edge without a movement end and not into a
+//    reduction; one connected part, or (with horizontal rules) parts joined by a shared input or each
+//    small; max_group_ops, max_group_operands, max_live_values;
+//  - the group graph (copies read their producers) is acyclic;
+//  - inputs, outputs (copies never written; `output` ops always), bytes, totals, kernel counts, flops and
+//    the roofline time of fusion/hardware.h's profile (relative tolerance 1e-9);
+//  - the edge list has every distinct edge once, fused exactly when the producer is a member of the
+//    consumer's group, with a reason that fits the graph, the rules and the groups (verify/edges.cpp).
+// It returns the violations found (empty for a valid plan). It shares no code with the planner or the cost
+// model beyond the graph and shape primitives, fusion/strategy.h's kind sets and fusion/hardware.h's
+// profiles. Shown by tests/core/verify.test.cpp and tests/core/verify_strategies.test.cpp.
 #pragma once
 
 #include <optional>
@@ -21,14 +32,15 @@
 namespace fusion {
 
 struct Violation {
-  std::string code;  // partition, not_fusible, disconnected, shape, cycle, inputs, outputs, bytes,
-                     // totals, edges
+  std::string code;  // partition, recompute, not_fusible, anchor, multi_pass, layout, region, shape,
+                     // disconnected, limit, cycle, inputs, outputs, bytes, totals, time, edges
   std::string message;
   std::optional<std::int64_t> group;
   std::optional<std::int64_t> op;
 };
 
 // Precondition: validate(graph) is empty. At most kMaxReportedErrors violations are listed.
-std::vector<Violation> verify_plan(const FusionGraph& graph, const PlannerOptions& options, const FusionPlan& plan);
+std::vector<Violation> verify_plan(const FusionGraph& graph, const PlannerOptions& options,
+                                   const FusionPlan& plan);
 
 }  // namespace fusion
