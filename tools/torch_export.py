@@ -13,8 +13,10 @@ shape and dtype, and maps every node to ops by the table below. A forward() argu
 after it; a parameter or buffer becomes an `input` source named after it ("layer1.0.conv1.weight"), emitted
 right before its first reader (a tied weight is one source). Ops keep execution order; names are unique (module
 ops take the module path, others the fx node name). Values that are not tensors (sizes, Python numbers,
-asserts) are no ops: a scalar operand is part of its op (`x / 8` is one `div` reading x). The model's results
-carry "output": true. torch.nn layers are never traced into (fx's default), so MultiheadAttention or
+asserts) are no ops: a scalar operand is part of its op (`x / 8` is one `div` reading x). The same holds for a
+one-element tensor of model data (a parameter, buffer or constant) read by an op of an elementwise kind beside
+another input: it is part of the op, not an input of it, and becomes no op unless something else reads it (the
+operand rule of docs/onnx.md, which the ONNX importer follows too). The model's results carry "output": true. torch.nn layers are never traced into (fx's default), so MultiheadAttention or
 TransformerEncoderLayer is one opaque op; a root module that is itself such a layer becomes one op named after its
 class. Work is linear in the graph and nothing recurses over it. Errors are ExportError, naming the node or
 argument and what to do. export_module does not change the module: call .eval() first (a BatchNorm in training
@@ -49,8 +51,10 @@ Mapping (torch_mapping.py holds it as data; docs/torch_export.md explains each r
   zeros ones full arange rand randn tensor *_like   constant (a source: no tensor data is read)
   Dropout*, Identity, F.dropout, contiguous, clone, detach   no op: the value is the op's input (ONNX export
                                                           in eval mode drops Dropout too)
-  anything else (modules, functions, methods)   opaque, named "<node> [<torch target>]", reading the node's
-                                                tensor arguments and (modules) all their parameters and buffers
+  anything else (modules, functions, methods)   opaque, named after the node and labelled with the torch
+                                                target ("label": "torch.nn.functional.hardswish"), reading the
+                                                node's tensor arguments and (modules) all their parameters and
+                                                buffers
 A node whose result is a tuple (split, torch.max(x, dim), an opaque module) gets one op per tensor in it, named
 "<node>.<i>" (only the pieces read with x[i] when that is all that reads it); x[i] is then the i-th op.
 Tested by tests/python/test_torch_export.py; the gallery's agreement with the ONNX importer by
@@ -68,6 +72,7 @@ import importlib  # noqa: E402
 import importlib.util  # noqa: E402
 import inspect  # noqa: E402
 import json  # noqa: E402
+import math  # noqa: E402
 import operator  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -77,7 +82,7 @@ import torch  # noqa: E402
 from torch import fx  # noqa: E402
 from torch.fx.passes.shape_prop import ShapeProp, TensorMetadata, _extract_tensor_metadata  # noqa: E402
 
-from torch_mapping import Rule, function_rule, module_class_name, module_rule, target_name  # noqa: E402
+from torch_mapping import ELEMENTWISE, Rule, function_rule, module_class_name, module_rule, target_name  # noqa: E402
 
 
 class ExportError(Exception):
@@ -257,6 +262,7 @@ class _Ops:
         self._taken = set()
         self._suffix = {}
         self._sources = {}
+        self.model_data = set()  # names of the sources made for parameters, buffers and traced-in tensors
 
     def _unique(self, base):
         name = base
@@ -266,18 +272,25 @@ class _Ops:
         self._taken.add(name)
         return name
 
-    def add(self, base, kind, inputs, meta):
+    def add(self, base, kind, inputs, meta, label=None):
         op = {'name': self._unique(base), 'kind': kind}
         if inputs:
             op['inputs'] = [self.ops[i]['name'] for i in inputs]
         op.update(_shape_dtype(meta))
+        if label:
+            op['label'] = label
         self.ops.append(op)
         return len(self.ops) - 1
 
     def source(self, name, tensor, kind='input'):
         if id(tensor) not in self._sources:
             self._sources[id(tensor)] = self.add(name, kind, [], _extract_tensor_metadata(tensor))
+            self.model_data.add(self.ops[-1]['name'])
         return self._sources[id(tensor)]
+
+    def is_static(self, op):
+        """Known before the model runs: model data, or a tensor made in forward from none (a `constant`)."""
+        return op['kind'] == 'constant' or op['name'] in self.model_data
 
 
 class _Exporter:
@@ -293,7 +306,7 @@ class _Exporter:
     def run(self):
         for node in self.gm.graph.nodes:
             self.values[node] = self.node(node)
-        return {'ops': self.out.ops}
+        return {'ops': _without_scalar_operands(self.out)}
 
     def refs(self, obj):
         """Op indices of the tensors among a node's arguments, in order."""
@@ -348,8 +361,8 @@ class _Exporter:
             return self.emit(base, 'constant', [], meta)
         kept = _used_parts(node)
         if how == 'opaque':
-            return self.emit(base, 'opaque', refs + params, meta, f' [{target}]', kept)
-        return self.emit(base, rule.kind, refs + params, meta, '', kept)
+            return self.emit(base, 'opaque', refs + params, meta, kept, label=target)
+        return self.emit(base, rule.kind, refs + params, meta, kept)
 
     def values_of_first_tensor(self, node):
         for leaf in _leaves((node.args, node.kwargs)):
@@ -357,14 +370,14 @@ class _Exporter:
                 return self.values[leaf]
         return None
 
-    def emit(self, base, kind, inputs, meta, label='', kept=None):
+    def emit(self, base, kind, inputs, meta, kept=None, label=None):
         """One op per tensor in `meta` (one op for a plain tensor result), mirroring its nesting; each op is
-        named base (+ '.<key>' per level) + label. At the top level only the `kept` keys (None: all)."""
+        named base (+ '.<key>' per level) and carries `label`. At the top level only the `kept` keys (None: all)."""
         if isinstance(meta, TensorMetadata):
-            return self.out.add(base + label, kind, inputs, meta)
+            return self.out.add(base, kind, inputs, meta, label)
         parts = list(meta.items() if isinstance(meta, dict) else enumerate(meta))
         wanted = None if kept is None else {k % len(parts) if isinstance(k, int) else k for k in kept}
-        built = {key: self.emit(f'{base}.{key}', kind, inputs, part, label)  # one call per nesting level
+        built = {key: self.emit(f'{base}.{key}', kind, inputs, part, label=label)  # one call per nesting level
                  if _holds_tensor(part) and (wanted is None or key in wanted) else None for key, part in parts}
         return built if isinstance(meta, dict) else list(built.values())
 
@@ -382,6 +395,20 @@ class _Exporter:
             return held[index]
         index_refs = refs[1:]
         return self.emit(base, 'gather' if index_refs else 'slice', refs, meta)
+
+
+def _without_scalar_operands(out):
+    """The ops, where an op of an elementwise kind no longer reads a one-element static tensor while it reads
+    something else (as PyTorch passes `x / 8`), and a source that nothing reads any more is gone."""
+    scalar = {op['name'] for op in out.ops if out.is_static(op) and math.prod(op['shape']) == 1}
+    folded = set()
+    for op in out.ops:
+        inputs = op.get('inputs', [])
+        if op['kind'] in ELEMENTWISE and not all(name in scalar for name in inputs):
+            folded.update(name for name in inputs if name in scalar)
+            op['inputs'] = [name for name in inputs if name not in scalar]
+    read = {name for op in out.ops for name in op.get('inputs', [])}
+    return [op for op in out.ops if op['name'] not in folded or op['name'] in read or op.get('output')]
 
 
 def _fetch_attr(gm, target):

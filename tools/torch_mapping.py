@@ -8,7 +8,8 @@ how) where `how` is one of
   'cast'     `cast`, or elided when the output dtype equals the input dtype;
   'constant' a `constant` source (a tensor made inside forward from no tensor data: zeros, ones, arange, …);
   'getitem'  tuple element → that element's op; tensor[index] → `slice` (`gather` when an index is a tensor);
-  'opaque'   one `opaque` op named after the torch target (anything not in the table).
+  'opaque'   one `opaque` op labelled with the torch target (anything not in the table).
+ELEMENTWISE lists the core's elementwise kinds, for the operand rule of torch_export.py.
 Keys are exact: a module's own class (not a subclass: a subclass may change forward), a function's or method's
 `__name__` when it comes from torch, operator or builtins. The human-readable table is in the header of
 torch_export.py and in docs/torch_export.md; tests/python/test_torch_export.py covers every row.
@@ -95,6 +96,12 @@ FUNCTIONS = {
                          'empty_like rand_like randn_like', 'constant'),
     **_rules(None, 'getitem', 'getitem'),
 }
+
+# The core's elementwise kinds (core/src/op_kind.cpp, category elementwise; tests/python checks they agree). An op
+# of these kinds does not read a one-element tensor of model data (docs/torch_export.md, "Operands").
+ELEMENTWISE = frozenset('neg abs exp log sqrt rsqrt relu gelu sigmoid tanh silu cast erf reciprocal square sin cos '
+                        'floor ceil round sign logical_not softplus leaky_relu clamp identity batch_norm add sub mul '
+                        'div max min pow mod equal less greater logical_and logical_or where'.split())
 
 # torch.max / torch.min: elementwise with two tensors, a reduction otherwise.
 _MAX_MIN = {'max': ('max', 'reduce_max'), 'min': ('min', 'reduce_min')}

@@ -7,8 +7,8 @@
 //     the model's test output (test_data_set_0/output_<k>.pb) and agrees with the declared output dims; no
 //     inferred shape or type contradicts a declared one; each node became ops of the kind op-table.js names,
 //     and of the core's own kind for op types the core knows by name (web/src/op-kinds.js mirrors
-//     core/src/op_kind.cpp), or a constant when its value was folded; opaque and nearest-kind ops carry their
-//     ONNX type in their names; or
+//     core/src/op_kind.cpp), or a constant when its value was folded; opaque, nearest-kind and If/Loop/Scan ops
+//     carry their ONNX type as their label, and no other op has a label; or
 //   fails with an OnnxImportError that names the node (or part) and its path, with a reason code other than
 //     'internal'.
 // Each imported model is also imported with every declared shape removed (but the graph inputs'), so shapes
@@ -21,7 +21,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 
-import { OP_TABLE, lookupOp } from '../../web/src/onnx/op-table.js';
+import { OP_TABLE, hasLabel, lookupOp } from '../../web/src/onnx/op-table.js';
 import { canonicalKind, categoryOf } from '../../web/src/op-kinds.js';
 import { loadFusion } from '../../wasm/fusion.mjs';
 
@@ -83,7 +83,6 @@ class Sweeper {
   }
 }
 
-const typedName = (op, opType) => op.name.startsWith(`${opType}_`);
 
 // What kinds a node's ops may have, by how its row lowers it.
 function allowedKinds(row) {
@@ -101,14 +100,15 @@ function kindProblems(r) {
     const row = lookupOp(rec.domain, rec.opType);
     const where = `${rec.path} ${rec.opType}`;
     if (!row) {
-      if (!ops.every((op) => op.kind === 'opaque' && typedName(op, rec.opType))) problems.push(`${where}: an unknown op must be opaque and named by its type`);
+      if (!ops.every((op) => op.kind === 'opaque' && op.label === rec.opType)) problems.push(`${where}: an unknown op must be opaque and labelled with its type`);
       continue;
     }
     const allowed = rec.folded ? ['constant'] : allowedKinds(row);
     const bad = ops.filter((op) => !allowed.includes(op.kind));
     if (bad.length) problems.push(`${where}: kinds ${bad.map((op) => op.kind)} where op-table.js says ${allowed}`);
-    if ((row.approx || row.kind === 'opaque') && !ops.every((op) => typedName(op, rec.opType) || op.kind === 'constant')) {
-      problems.push(`${where}: a nearest-kind or opaque op must be named by its type`);
+    const wanted = (op) => (hasLabel(row) && op.kind !== 'constant' ? rec.opType : undefined);
+    if (!ops.every((op) => op.label === wanted(op))) {
+      problems.push(`${where}: labels ${ops.map((op) => op.label)}; only opaque, nearest-kind and control-flow ops carry their type`);
     }
     const coreKnows = categoryOf(rec.opType) !== 'unknown' && !row.approx && !rec.folded && ['node', 'gemm'].includes(row.lower);
     if (coreKnows && ops.length && !ops.some((op) => op.kind === canonicalKind(rec.opType))) {
@@ -156,15 +156,6 @@ function errorProblems(e) {
   return problems;
 }
 
-// The core reads the op fields `output` and `region` (docs/strategies.md); until a build that does is in
-// wasm/generated, they are left out of what is planned (and the test says so).
-function forCore(fusion) {
-  const probe = fusion.plan({ ops: [{ kind: 'input', shape: [1], dtype: 'f32', output: true, region: 'r' }] });
-  if (probe.ok) return (ops) => ({ ops });
-  console.log('note: this WASM build does not read the op fields output/region yet; they are left out when planning');
-  return (ops) => ({ ops: ops.map(({ output, region, ...op }) => op) });
-}
-
 function tally(counts, key, sub) {
   const entry = counts.get(key) ?? { n: 0, by: new Map() };
   entry.n += 1;
@@ -196,7 +187,6 @@ test('every model of libonnx-testdata imports (right kinds and shapes) or fails 
   const dirs = modelDirs();
   assert.ok(dirs.length >= 1000, `found ${dirs.length} models under ${ROOT}`);
   const fusion = await loadFusion();
-  const graphOf = forCore(fusion);
   const sweeper = new Sweeper();
   const problems = [];
   const failures = new Map();
@@ -218,7 +208,7 @@ test('every model of libonnx-testdata imports (right kinds and shapes) or fails 
         continue;
       }
       imported += 1;
-      const graph = graphOf(r.ops);
+      const graph = { ops: r.ops };
       const plan = fusion.plan(graph);
       if (!plan.ok) problems.push(`${name}: the core rejects the graph: ${plan.error.message}`);
       else if (!fusion.verify(graph, {}, plan).valid) problems.push(`${name}: the plan does not verify`);

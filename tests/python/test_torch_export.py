@@ -251,8 +251,8 @@ class ModuleTableTest(unittest.TestCase):
         ops = export(Wrap(nn.BatchNorm2d(2)), torch.randn(S2))
         self.assertEqual(ops[-1]['inputs'], ['x', 'm.weight', 'm.bias', 'm.running_mean', 'm.running_var'])
         training = export_module(Wrap(nn.BatchNorm2d(2)).train(), (torch.randn(S2),))['ops']
-        self.assertEqual(training[-1]['kind'], 'opaque')
-        self.assertIn('[torch.nn.modules.batchnorm.BatchNorm2d]', training[-1]['name'])
+        self.assertEqual((training[-1]['name'], training[-1]['kind'], training[-1]['label']),
+                         ('m', 'opaque', 'torch.nn.modules.batchnorm.BatchNorm2d'))
 
     def test_dropout_is_no_op_its_reader_reads_its_input(self):
         ops = export(nn.Sequential(nn.Dropout(0.5), nn.ReLU()), X)
@@ -275,6 +275,26 @@ class FunctionTableTest(unittest.TestCase):
         self.assertEqual(ops[1], {'name': 'truediv', 'kind': 'div', 'inputs': ['x'], 'shape': [4, 6],
                                   'dtype': 'f32', 'output': True})
 
+    def test_a_one_element_tensor_of_model_data_is_part_of_an_elementwise_op(self):
+        one = nn.Parameter(torch.ones(1))
+        ops = export(Fn(lambda s, x: x * s.scale + torch.tensor(2.0), scale=one), X)
+        self.assertEqual([(op['name'], op['kind'], op.get('inputs')) for op in ops],
+                         [('x', 'input', None), ('mul', 'mul', ['x']), ('add', 'add', ['mul'])])
+
+    def test_a_one_element_tensor_stays_an_input_where_the_rule_does_not_apply(self):
+        scale = nn.Parameter(torch.ones(1))
+        cases = [
+            ('read by a matmul', lambda s, x: x[:, :1] @ s.w, {'w': nn.Parameter(torch.ones(1, 1))}, ['getitem', 'w']),
+            ('six elements', lambda s, x: x * s.w, {'w': nn.Parameter(torch.ones(6))}, ['x', 'w']),
+            ('only scalars', lambda s, x: x + s.w.pow(s.w), {'w': scale}, ['w', 'w']),
+            ('a forward() input', lambda s, x: x * x[:1, :1].reshape(1), {}, ['x', 'reshape']),
+        ]
+        for name, fn, state, inputs in cases:
+            with self.subTest(case=name):
+                ops = export(Fn(fn, **state), X)
+                reader = next(op for op in ops if op.get('inputs') and op['kind'] in ('matmul', 'mul', 'pow'))
+                self.assertEqual(reader['inputs'], inputs)
+
     def test_a_split_is_one_slice_per_used_piece_and_x_i_is_that_piece(self):
         ops = export(Fn(lambda s, x: torch.split(x, 2, dim=1)[2] + torch.split(x, 2, dim=1)[0]), X)
         self.assertEqual([(op['name'], op['shape']) for op in ops if op['kind'] == 'slice'],
@@ -296,14 +316,19 @@ class FunctionTableTest(unittest.TestCase):
         ops = export(Fn(lambda s, x: x * s.scale, scale=nn.Parameter(torch.ones(6))), X)
         self.assertEqual(by_name(ops)['scale']['kind'], 'input')
 
-    def test_a_function_from_outside_torch_is_opaque_named_after_it(self):
+    def test_a_function_from_outside_torch_is_opaque_labelled_with_it(self):
         ops = export(CallsDoubleIt(), X)
-        self.assertEqual(ops[1]['kind'], 'opaque')
-        self.assertRegex(ops[1]['name'], r'^double_it \[\S*double_it\]$')
+        self.assertEqual((ops[1]['name'], ops[1]['kind']), ('double_it', 'opaque'))
+        self.assertRegex(ops[1]['label'], r'^\S*double_it$')
 
-    def test_an_unknown_torch_function_is_opaque_with_its_target_in_the_name(self):
+    def test_an_unknown_torch_function_is_opaque_labelled_with_its_target(self):
         ops = export(Fn(lambda s, x: F.hardswish(x)), X)
-        self.assertEqual(ops[1]['name'], 'hardswish [torch.nn.functional.hardswish]')
+        self.assertEqual(ops[1], {'name': 'hardswish', 'kind': 'opaque', 'inputs': ['x'], 'shape': [4, 6],
+                                  'dtype': 'f32', 'label': 'torch.nn.functional.hardswish', 'output': True})
+
+    def test_only_opaque_ops_carry_a_label(self):
+        ops = export(sample_modules.TinyNet(), torch.randn(2, 8))
+        self.assertEqual([op for op in ops if 'label' in op], [])
 
 
 class GraphTest(unittest.TestCase):
@@ -362,7 +387,13 @@ class GraphTest(unittest.TestCase):
                                              'mha.out_proj.weight', 'mha.out_proj.bias'])
         whole = export(nn.TransformerEncoderLayer(6, 2, 12), torch.randn(4, 1, 6))
         self.assertEqual(computed(whole), ['opaque'])
-        self.assertIn('[torch.nn.modules.transformer.TransformerEncoderLayer]', whole[-1]['name'])
+        self.assertEqual((whole[-1]['name'], whole[-1]['label']),
+                         ('TransformerEncoderLayer', 'torch.nn.modules.transformer.TransformerEncoderLayer'))
+
+    def test_the_elementwise_kinds_are_the_cores(self):
+        cpp = (ROOT / 'core/src/op_kind.cpp').read_text()
+        self.assertEqual(set(re.findall(r'KindInfo\{K::\w+, "(\w+)", C::elementwise\}', cpp)),
+                         torch_mapping.ELEMENTWISE)
 
     def test_every_kind_is_a_core_kind_and_names_are_unique(self):
         kinds = set(re.findall(r'KindInfo\{K::\w+, "(\w+)"', (ROOT / 'core/src/op_kind.cpp').read_text()))

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { OP_TABLE, lookupOp, opTableMarkdown } from '../../web/src/onnx/op-table.js';
+import { OP_TABLE, UNKNOWN_OP, hasLabel, lookupOp, opTableMarkdown } from '../../web/src/onnx/op-table.js';
 import { RULES } from '../../web/src/onnx/shape-inference.js';
 import { ALL_KINDS, canonicalKind, categoryOf } from '../../web/src/op-kinds.js';
 
@@ -27,6 +27,24 @@ test('an op type the core knows by name gets the core kind, unless marked neares
   const known = rows.filter(([op, row]) => categoryOf(op) !== 'unknown' && !row.approx && row.lower !== 'elide');
   assert.ok(known.length > 40, `${known.length} op types are core kinds or aliases`);
   for (const [op, row] of known) assert.equal(row.kind, canonicalKind(op), op);
+});
+
+test('attributes in disguise are never input 0 (the data), so rule 1 leaves every op something to read', () => {
+  const listed = rows.filter(([, row]) => row.operands);
+  assert.ok(listed.length >= 20, `${listed.length} op types list attribute inputs`);
+  for (const [op, row] of listed) {
+    const indices = Object.keys(row.operands).map(Number);
+    assert.ok(indices.length && indices.every((i) => Number.isInteger(i) && i >= 1), `${op}: ${indices}`);
+  }
+  assert.deepEqual(OP_TABLE.Reshape.operands, { 1: 'shape' });
+  assert.deepEqual(OP_TABLE.Slice.operands, { 1: 'starts', 2: 'ends', 3: 'axes', 4: 'steps' });
+});
+
+test('opaque, nearest-kind and control-flow rows carry a label; exact kinds do not', () => {
+  const labelled = rows.filter(([, row]) => hasLabel(row)).map(([op]) => op);
+  for (const op of ['Selu', 'Resize', 'NonZero', 'If', 'Loop', 'Scan']) assert.ok(labelled.includes(op), op);
+  for (const op of ['Relu', 'Conv', 'Reshape', 'Gemm', 'Identity', 'Constant']) assert.ok(!labelled.includes(op), op);
+  assert.equal(hasLabel(UNKNOWN_OP), true);
 });
 
 test('only the default domain is looked up; an unlisted type is null (imported as opaque)', () => {

@@ -3,9 +3,9 @@
 //
 // Contract: foldValue(opType, ctx, out) → the elements of output 0 as numbers, or null when the op is not
 // foldable here, an input value is unknown, or the output has more than ctx.valueCap elements. `out` is the
-// inferred {shape, dtype} of output 0. Values never change shapes or kinds: the op is still imported as an
-// op; only ops downstream gain constant inputs. Integer results are truncated as ONNX integer ops do. Tested
-// by tests/web/onnx-shapes.test.mjs (the PyTorch view pattern).
+// inferred {shape, dtype} of output 0. A node whose value folds becomes a `constant` (lower.js), which ops
+// downstream read as data or, by operands.js, as part of themselves. Integer results are truncated as ONNX
+// integer ops do. Tested by tests/web/onnx-shapes.test.mjs (the PyTorch view pattern).
 
 import { isIntegral } from './dtypes.js';
 import { ShapeError } from './errors.js';

@@ -5,8 +5,9 @@
 // carries that `region` and nothing fuses across it. Body inputs (Loop: iteration number, condition, carried
 // values; Scan: state and one slice of each scanned input) are `input` sources of the region, made when read,
 // shaped like the outer values that feed them. Then each used output of the node is one op in the outer
-// region that reads the node's inputs and the body results:
-//   If    opaque (named "If_<output>"): reads the condition and both branches' k-th results; its shape is
+// region that reads the node's inputs and the body results, named after the output and labelled with the
+// node's type ("If", "Loop", "Scan"):
+//   If    opaque: reads the condition and both branches' k-th results; its shape is
 //         theirs when they agree, else the declared one
 //   Loop  scan: a carried value has the body's shape; a scan output is [trip count, ...] when the trip count
 //         is a constant, else the declared shape

@@ -4,7 +4,8 @@
 // Contract:
 //   newBuild(limits) → the build state {ops, warnings, stats, declared, ...} that convert.js threads through
 //   emit(cx, op, where, record?) → op index; checks the shape (rank, integer dims, element cap) and the dtype,
-//     makes the name unique (suffix "_2", "_3", ...), writes inputs as names; `record` collects the op for its node
+//     makes the name unique (suffix "_2", "_3", ...), writes inputs as names and `label`, `region` when given;
+//     `record` collects the op for its node
 //   settle(cx, where, name, inferred, failure) → {shape, dtype}: the inferred shape where there is one, checked
 //     against a declared shape (a declared concrete dim that differs wins, with a warning); else the declared
 //     shape with symbolic or unknown dims taken as SYMBOLIC_DIM (a warning per symbol); else an
@@ -72,7 +73,7 @@ export function checkDtype(where, name, dtype) {
   return t;
 }
 
-export function emit(cx, { name, kind, inputs = [], shape, dtype, region = '' }, where, record = null) {
+export function emit(cx, { name, kind, inputs = [], shape, dtype, label = '', region = '' }, where, record = null) {
   checkShape(cx, shape, where, name);
   if (checkDtype(where, name, dtype).subByte) {
     warn(cx, `${whereLabel(where)}: '${name}' is ${elementTypeName(dtype)}, counted as 1 byte per element`);
@@ -80,6 +81,7 @@ export function emit(cx, { name, kind, inputs = [], shape, dtype, region = '' },
   const op = { name: uniqueName(cx, name), kind };
   if (inputs.length) op.inputs = inputs.map((i) => cx.ops[i].name);
   Object.assign(op, { shape }, dtypeFields(dtype));
+  if (label) op.label = label;
   if (region) op.region = region;
   cx.ops.push(op);
   if (kind === 'opaque') cx.stats.opaque += 1;

@@ -3,13 +3,18 @@
 // Contract: each lowering takes a job {cx, scope, where, record, row, node, inputs, attrs} (inputs are scope
 // values, null for an absent optional input), emits the node's ops through emit.js and binds each output
 // tensor name in job.scope. infer(job) runs the row's shape rule; emitOutput settles one output's shape
-// (emit.js settle) and emits its op. Shape problems are thrown as ShapeError and named by convert.js.
+// (emit.js settle) and emits its op, named after the output tensor and labelled with the ONNX type when
+// op-table.js hasLabel says so. The inputs an op reads are chosen by operands.js (statically known attributes
+// in disguise and scalar operands of elementwise ops are part of the op). Shape problems are thrown as
+// ShapeError and named by convert.js.
 // Tested by tests/web/onnx-import.test.mjs.
 
 import { foldValue } from './const-fold.js';
 import { BOOL } from './dtypes.js';
 import { ShapeError, nodeTitle } from './errors.js';
 import { checkDtype, emit, settle, warn } from './emit.js';
+import { hasLabel } from './op-table.js';
+import { readInputs } from './operands.js';
 import { RULES } from './shape-inference.js';
 import { lazySource, opOf } from './scope.js';
 
@@ -32,15 +37,16 @@ const ruleContext = (job) => ({
   inputs: job.inputs, attrs: job.attrs, outputs: job.node.output.length, opset: job.cx.opset, valueCap: job.cx.limits.valueCap,
 });
 
-// The name of an op made for output `tensor`: opaque and nearest-kind ops carry their ONNX type.
-export const opName = (job, tensor) => (job.row.kind === 'opaque' || job.row.approx ? `${job.node.opType}_${tensor}` : tensor);
+// The label of the node's ops: its ONNX type for opaque, nearest-kind and control-flow ops, else none.
+const opLabel = (job) => (hasLabel(job.row) ? job.node.opType : '');
 
-// Emits the op for output k (shape settled here, or given as `out`) and binds the tensor name to it.
-export function emitOutput(job, k, { inferred, failure, out, kind = job.row.kind, inputs, name }) {
+// Emits the op for output k, named after the tensor (shape settled here, or given as `out`), and binds the
+// tensor name to it.
+export function emitOutput(job, k, { inferred, failure, out, kind = job.row.kind, inputs }) {
   const { cx, scope, where, record, node } = job;
   const tensor = node.output[k];
   const shaped = out ?? settle(cx, where, tensor, inferred, failure);
-  const spec = { name: name ?? opName(job, tensor), kind, inputs: inputs.map(opOf), ...shaped, region: scope.region };
+  const spec = { name: tensor, kind, inputs: inputs.map(opOf), ...shaped, label: opLabel(job), region: scope.region };
   const op = emit(cx, spec, where, record);
   scope.values.set(tensor, { op, ...shaped, value: null });
 }
@@ -61,7 +67,7 @@ export function lowerNode(job) {
     warn(job.cx, `${label(job)}: no output is used; kept as a graph terminal`);
     outs = [0];
   }
-  const inputs = job.inputs.filter(Boolean);
+  const inputs = readInputs(job.row, job.row.kind, job.inputs);
   for (const k of outs) emitOutput(job, k, { inferred: inferred[k], failure, out: k === 0 ? out0 ?? undefined : undefined, inputs });
 }
 
@@ -75,7 +81,7 @@ export function lowerGemm(job) {
   const out = settle(job.cx, job.where, y, inferred[0], failure);
   const spec = { name: `${y}/matmul`, kind: 'matmul', inputs: [opOf(a), opOf(b)], ...out, region: job.scope.region };
   const mm = emit(job.cx, spec, job.where, job.record);
-  emitOutput(job, 0, { out, kind: 'add', inputs: [{ op: mm }, c] });
+  emitOutput(job, 0, { out, kind: 'add', inputs: readInputs(job.row, 'add', [{ op: mm }, c]) });
 }
 
 // 'elide': the output is the input (Identity, Dropout at inference); a used Dropout mask is a bool constant.

@@ -12,19 +12,26 @@
 //           'source' a `constant` op without inputs: the value is known statically (Constant, Shape, Size,
 //                    ConstantOfShape, Range, EyeLike)
 //           'if' | 'loop' | 'scan'  the bodies are imported into regions (convert-control.js)
-//   approx  true when the kind is the nearest kind the planner has, not the op itself; the op's name then
-//           carries the ONNX type, as opaque ops' names do (e.g. "Selu_y")
+//   approx  true when the kind is the nearest kind the planner has, not the op itself
+//   operands  {input index: name} of the inputs that are attributes in disguise (Reshape's shape, Slice's
+//           starts…steps, Clip's min and max, …): when their value is statically known they are part of the
+//           op, not inputs of it (operands.js)
+// hasLabel(row) says which ops carry `"label": "<OpType>"`: opaque ones (listed or unknown), nearest kinds,
+// and If/Loop/Scan, so that people see what each op really was.
 // opTableMarkdown() renders the table for docs/onnx.md; tests/web/onnx-op-table.test.mjs keeps the two equal
 // and checks every kind against the core's kind list.
 
-const row = (kind, shape, more = {}) => Object.freeze({ kind, shape, lower: 'node', approx: false, note: '', ...more });
-const near = (kind, shape, note) => row(kind, shape, { approx: true, note });
-const opaque = (shape, note = '') => row('opaque', shape, { note });
+const row = (kind, shape, more = {}) => Object.freeze({ kind, shape, lower: 'node', approx: false, note: '', operands: null, ...more });
+// {1: names[0], 2: names[1], …}: inputs 1, 2, … are attributes in disguise.
+const operands = (...names) => Object.freeze(Object.fromEntries(names.map((n, i) => [i + 1, n])));
+const AXES = operands('axes');
+const near = (kind, shape, note, ops = null) => row(kind, shape, { approx: true, note, operands: ops });
+const opaque = (shape, note = '', ops = null) => row('opaque', shape, { note, operands: ops });
 
 const UNARY = {
   Abs: 'abs', Neg: 'neg', Exp: 'exp', Log: 'log', Sqrt: 'sqrt', Relu: 'relu', Sigmoid: 'sigmoid', Tanh: 'tanh',
   Erf: 'erf', Reciprocal: 'reciprocal', Sin: 'sin', Cos: 'cos', Floor: 'floor', Ceil: 'ceil', Round: 'round',
-  Sign: 'sign', Softplus: 'softplus', LeakyRelu: 'leaky_relu', Gelu: 'gelu', Clip: 'clamp', Not: 'logical_not',
+  Sign: 'sign', Softplus: 'softplus', LeakyRelu: 'leaky_relu', Gelu: 'gelu', Not: 'logical_not',
 };
 const BINARY = { Add: 'add', Sub: 'sub', Mul: 'mul', Div: 'div', Pow: 'pow', Mod: 'mod', Max: 'max', Min: 'min' };
 const REDUCE = { ReduceSum: 'reduce_sum', ReduceMean: 'reduce_mean', ReduceMax: 'reduce_max', ReduceMin: 'reduce_min',
@@ -35,8 +42,9 @@ const mapRows = (table, make) => Object.fromEntries(Object.entries(table).map(([
 
 export const OP_TABLE = Object.freeze({
   ...mapRows(UNARY, (kind) => row(kind, 'unary')),
+  Clip: row('clamp', 'unary', { operands: operands('min', 'max') }),
   ...mapRows(BINARY, (kind) => row(kind, 'broadcast')),
-  ...mapRows(REDUCE, (kind) => row(kind, 'reduce')),
+  ...mapRows(REDUCE, (kind) => row(kind, 'reduce', { operands: AXES })),
   ...Object.fromEntries(TRIG.map((op) => [op, near('sin', 'unary', 'another transcendental function')])),
   Cast: row('cast', 'cast'),
   CastLike: row('cast', 'cast_like'),
@@ -68,7 +76,7 @@ export const OP_TABLE = Object.freeze({
   Mish: near('silu', 'unary', 'x · tanh(softplus(x))'),
   Softsign: near('div', 'unary', 'x / (1 + |x|)'),
   Shrink: near('clamp', 'unary', 'a piecewise-linear function'),
-  Trilu: near('where', 'unary', 'a select against a triangular mask'),
+  Trilu: near('where', 'unary', 'a select against a triangular mask', operands('k')),
   QuantizeLinear: near('cast', 'quantize', 'scale, round, convert'),
   DequantizeLinear: near('cast', 'dequantize', 'convert, scale'),
   MatMul: row('matmul', 'matmul'),
@@ -98,26 +106,26 @@ export const OP_TABLE = Object.freeze({
   ArgMax: near('reduce', 'arg_reduce', 'a reduction giving int64 indices'),
   ArgMin: near('reduce', 'arg_reduce', 'a reduction giving int64 indices'),
   Transpose: row('transpose', 'transpose'),
-  Reshape: row('reshape', 'reshape'),
+  Reshape: row('reshape', 'reshape', { operands: operands('shape') }),
   Flatten: row('reshape', 'flatten'),
-  Squeeze: row('reshape', 'squeeze'),
-  Unsqueeze: row('reshape', 'unsqueeze'),
-  Expand: row('broadcast', 'expand'),
-  Tile: near('broadcast', 'tile', 'a repeating copy'),
+  Squeeze: row('reshape', 'squeeze', { operands: AXES }),
+  Unsqueeze: row('reshape', 'unsqueeze', { operands: AXES }),
+  Expand: row('broadcast', 'expand', { operands: operands('shape') }),
+  Tile: near('broadcast', 'tile', 'a repeating copy', operands('repeats', 'axis')),
   DepthToSpace: near('transpose', 'depth_to_space', 'a reshape and transpose'),
   SpaceToDepth: near('transpose', 'space_to_depth', 'a reshape and transpose'),
   Concat: row('concat', 'concat'),
-  Split: row('slice', 'split', { note: 'one slice op per used output' }),
-  Slice: row('slice', 'slice'),
-  Pad: row('pad', 'pad'),
+  Split: row('slice', 'split', { note: 'one slice op per used output', operands: operands('split') }),
+  Slice: row('slice', 'slice', { operands: operands('starts', 'ends', 'axes', 'steps') }),
+  Pad: row('pad', 'pad', { operands: operands('pads', 'constant_value', 'axes') }),
   Gather: row('gather', 'gather'),
   GatherElements: row('gather', 'gather_elements'),
   GatherND: row('gather', 'gather_nd'),
   Scatter: row('scatter', 'unary'),
   ScatterElements: row('scatter', 'unary'),
   ScatterND: row('scatter', 'unary'),
-  CumSum: row('cumsum', 'unary'),
-  TopK: row('sort', 'topk', { note: 'values and indices are two sort ops' }),
+  CumSum: row('cumsum', 'unary', { operands: operands('axis') }),
+  TopK: row('sort', 'topk', { note: 'values and indices are two sort ops', operands: operands('K') }),
   RNN: row('scan', 'rnn'),
   GRU: row('scan', 'rnn'),
   LSTM: row('scan', 'rnn'),
@@ -134,9 +142,9 @@ export const OP_TABLE = Object.freeze({
   Loop: row('scan', null, { lower: 'loop',
     note: 'the body becomes region `<node>/body`; each output is a scan op reading the inputs and the body results' }),
   Scan: row('scan', null, { lower: 'scan', note: 'the body becomes region `<node>/body`; as Loop' }),
-  Resize: opaque('resize'),
-  Upsample: opaque('upsample'),
-  OneHot: opaque('one_hot'),
+  Resize: opaque('resize', '', operands('roi', 'scales', 'sizes')),
+  Upsample: opaque('upsample', '', operands('scales')),
+  OneHot: opaque('one_hot', '', operands('depth', 'values')),
   GridSample: opaque('grid_sample'),
   Hardmax: opaque('unary'),
   LRN: opaque('unary'),
@@ -155,7 +163,8 @@ export const OP_TABLE = Object.freeze({
   NonZero: opaque(null, 'data-dependent shape: declared shapes only'),
   Compress: opaque(null, 'data-dependent shape: declared shapes only'),
   Unique: opaque(null, 'data-dependent shape: declared shapes only'),
-  NonMaxSuppression: opaque(null, 'data-dependent shape: declared shapes only'),
+  NonMaxSuppression: opaque(null, 'data-dependent shape: declared shapes only',
+    Object.freeze({ 2: 'max_output_boxes_per_class', 3: 'iou_threshold', 4: 'score_threshold' })),
 });
 
 const DEFAULT_DOMAINS = new Set(['', 'ai.onnx']);
@@ -166,7 +175,18 @@ export function lookupOp(domain, opType) {
 }
 
 // The row of an op type the table does not know: opaque, shapes as declared.
-export const UNKNOWN_OP = Object.freeze({ kind: 'opaque', shape: null, lower: 'node', approx: false, note: '' });
+export const UNKNOWN_OP = row('opaque', null);
+
+const CONTROL = new Set(['if', 'loop', 'scan']);
+
+// Whether the ops of a node of this row carry `"label": "<OpType>"`.
+export const hasLabel = (r) => r.kind === 'opaque' || r.approx || CONTROL.has(r.lower);
+
+function operandNote(r) {
+  if (!r.operands) return '';
+  const names = Object.values(r.operands).map((n) => `\`${n}\``);
+  return `constant ${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} part of the op`;
+}
 
 function kindCell(r) {
   if (r.lower === 'elide') return '— (elided)';
@@ -180,7 +200,7 @@ export function opTableMarkdown() {
   for (const op of Object.keys(OP_TABLE).sort()) {
     const r = OP_TABLE[op];
     const rule = r.shape ? `\`${r.shape}\`` : r.lower === 'node' || r.lower === 'elide' ? 'declared' : 'bodies';
-    const note = r.approx ? `nearest kind: ${r.note}` : r.note;
+    const note = [r.approx ? `nearest kind: ${r.note}` : r.note, operandNote(r)].filter(Boolean).join('; ');
     lines.push(`| ${op} | ${kindCell(r)} | ${r.lower === 'elide' ? 'input' : rule} | ${note} |`);
   }
   return `${lines.join('\n')}\n`;

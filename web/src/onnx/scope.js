@@ -3,8 +3,9 @@
 // Contract: a scope is {values: Map, parent, region}; a body's scope has the enclosing graph's scope as parent
 // (ONNX subgraphs read outer tensors by name). resolve(scope, name) walks up (at most LIMITS.maxNesting steps)
 // and throws ShapeError (code 'invalid_model') for a name nothing produced. A lazy value (initializer, body
-// input) has op null until opOf(value) makes its op, so sources nobody reads never become ops. `value` holds
-// the elements of small constant tensors (null when unknown). Tested through tests/web/onnx-import.test.mjs.
+// input) has op null until opOf(value) makes its op, so sources nobody reads never become ops; its `kind` is
+// that of the op it would make ('constant' or 'input'). `value` holds the elements of small constant tensors
+// (null when unknown). Tested through tests/web/onnx-import.test.mjs.
 
 import { emit } from './emit.js';
 import { ShapeError } from './errors.js';
@@ -15,7 +16,7 @@ export const childScope = (parent, region) => ({ values: new Map(), parent, regi
 // when a rule asks for them (weights are never read); `record` collects the op for its node's provenance.
 class LazySource {
   constructor(cx, spec, where, { onMake, readValue, record = null }) {
-    Object.assign(this, { op: null, shape: spec.shape, dtype: spec.dtype });
+    Object.assign(this, { op: null, kind: spec.kind, shape: spec.shape, dtype: spec.dtype });
     this.make = () => {
       onMake?.();
       return emit(cx, { ...spec, inputs: [] }, where, record);
