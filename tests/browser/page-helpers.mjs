@@ -1,7 +1,7 @@
 // page-helpers.mjs — shared steps of the page-*.test.mjs browser tests (not a test file itself).
 //
-// openSite() serves dist/ (built by `npm run build`) and launches Debian's Chromium via the harness in
-// chromium.mjs/static-server.mjs; openPage() opens a path and collects page errors; waitForPlan() waits
+// openSite() serves dist/ (built by `npm run build`; FUSION_SITE_DIR names another build folder) and launches
+// Debian's Chromium via the harness in chromium.mjs/static-server.mjs; openPage() opens a path and collects page errors; waitForPlan() waits
 // until the graph view has drawn a plan (body[data-plan-shown] counts draws); shownNumbers() reads the
 // numbers on screen; shot() writes a screenshot artifact to build/screenshots/.
 import assert from 'node:assert/strict';
@@ -12,9 +12,12 @@ import { startStaticServer } from './static-server.mjs';
 
 export const root = (path) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
+// The built site: dist/, or FUSION_SITE_DIR (a build of one's own while others rebuild dist/).
+const siteDir = () => process.env.FUSION_SITE_DIR ?? root('dist');
+
 export async function openSite() {
-  assert.ok(existsSync(root('dist/index.html')), 'no dist/index.html: run `npm run build` first');
-  const server = await startStaticServer(root('dist'));
+  assert.ok(existsSync(`${siteDir()}/index.html`), `no ${siteDir()}/index.html: run \`npm run build\` first`);
+  const server = await startStaticServer(siteDir());
   const browser = await launchChromium();
   return { server, browser, close: async () => { await browser.close(); await server.close(); } };
 }

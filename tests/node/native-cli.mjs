@@ -1,7 +1,8 @@
 // native-cli.mjs — runs the native fusion-plan CLI (tools/build.sh native) on graph text, for parity tests.
 //
 // runCli(graphText, options) feeds the text on standard input and maps options to the CLI's flags
-// (broadcast: false -> --no-broadcast, resident_sources: true -> --resident-sources, strategy -> --strategy).
+// (broadcast: false -> --no-broadcast, resident_sources: true -> --resident-sources, strategy -> --strategy,
+// hardware -> --hardware, rules: {name: value} -> --rule name=VALUE each, VALUE as JSON unless a string).
 // It returns { status, stdout, stderr }. The binary is FUSION_PLAN, else build/native/cli/fusion-plan; runCli
 // throws, naming the build command, when it is missing.
 import { spawnSync } from 'node:child_process';
@@ -16,6 +17,8 @@ function cliFlags(options = {}) {
   if (options.broadcast === false) flags.push('--no-broadcast');
   if (options.resident_sources === true) flags.push('--resident-sources');
   if (options.strategy !== undefined) flags.push('--strategy', options.strategy);
+  if (options.hardware !== undefined) flags.push('--hardware', options.hardware);
+  for (const [rule, value] of Object.entries(options.rules ?? {})) flags.push('--rule', `${rule}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
   return flags;
 }
 

@@ -23,3 +23,11 @@ test('no draft, a damaged draft or a foreign version gives null', () => {
 test('a storage that refuses writes is not an error', () => {
   assert.doesNotThrow(() => saveDraft({ setItem() { throw new Error('quota'); } }, { text: 'x' }));
 });
+
+test('the strategy and hardware picked survive a reload; ill-formed names are dropped', () => {
+  const s = memory();
+  saveDraft(s, { example: null, text: 'x', options: { broadcast: true, resident_sources: false, strategy: 'tvm', hardware: 'h100' } });
+  assert.deepEqual(loadDraft(s).options, { broadcast: true, resident_sources: false, strategy: 'tvm', hardware: 'h100' });
+  s.setItem('fusion-playground:draft', JSON.stringify({ v: 1, text: 'x', options: { strategy: '<script>', hardware: 7 } }));
+  assert.deepEqual(loadDraft(s).options, { broadcast: true, resident_sources: false });
+});

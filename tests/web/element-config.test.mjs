@@ -37,3 +37,11 @@ test('color-by="bytes" colours ops by bytes moved; anything else by kernel', () 
   assert.equal(readElementConfig({ ...at, attrs: { example: 'a', 'color-by': 'bytes' } }).colorBy, 'bytes');
   assert.equal(readElementConfig({ ...at, attrs: { example: 'a', 'color-by': 'heat' } }).colorBy, 'group');
 });
+
+test('strategy and hardware attributes become planner options (any case); an ill-formed one is explained', () => {
+  assert.deepEqual(readElementConfig({ ...at, attrs: { example: 'a', strategy: 'TVM', hardware: 'h100' } }).options,
+    { broadcast: true, resident_sources: false, strategy: 'tvm', hardware: 'h100' });
+  const bad = readElementConfig({ ...at, attrs: { example: 'a', strategy: 'x l a' } });
+  assert.match(bad.error, /strategy="x l a" is not a strategy name/);
+  assert.equal(readElementConfig({ ...at, attrs: { example: 'a', hardware: '' } }).options.hardware, undefined);
+});

@@ -1,7 +1,7 @@
 // events.test.mjs — the state owner: typed events, undo/redo, stale plans ignored, last valid plan kept.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { initialState, reduce, isStale } from '../../web/src/events.js';
+import { initialState, reduce, isStale, isCompareStale, compareErrorNow } from '../../web/src/events.js';
 import { createStore } from '../../web/src/store.js';
 
 const A = '{"ops": [\n  {"name": "x", "kind": "input", "shape": [4], "dtype": "f32"}\n]}\n';
@@ -94,4 +94,65 @@ test('colouring by bytes is a view choice: not on the undo stack, kept across ex
   assert.equal(reduce(s, { type: 'set-color-by', value: 'bytes' }, ctx), s, 'no change, same state');
   assert.equal(run([{ type: 'load-example', id: 'a' }, { type: 'undo' }], s).colorBy, 'bytes');
   assert.throws(() => reduce(s, { type: 'set-color-by', value: 'rainbow' }, ctx), /unknown colouring/);
+});
+
+test('strategy and hardware are undoable options; picking the default leaves the key out', () => {
+  let s = run([{ type: 'load-example', id: 'a' }, { type: 'set-option', key: 'strategy', value: 'tvm' }]);
+  assert.deepEqual(s.options, { ...OPTS, strategy: 'tvm' });
+  s = run([{ type: 'set-option', key: 'hardware', value: 'h100' }, { type: 'set-option', key: 'strategy', value: 'seed' }], s);
+  assert.deepEqual(s.options, { ...OPTS, hardware: 'h100' });
+  assert.deepEqual(run([{ type: 'undo' }], s).options, { ...OPTS, strategy: 'tvm', hardware: 'h100' });
+  assert.deepEqual(run([{ type: 'set-option', key: 'hardware', value: 'h100' }], s).options, s.options, 'the same choice again');
+  assert.throws(() => run([{ type: 'set-option', key: 'strategy', value: 'Not A Name' }], s), /unknown option/);
+  assert.throws(() => run([{ type: 'set-option', key: 'colour', value: 'red' }], s), /unknown option/);
+});
+
+test('the compare pair is a view choice: not undone, restored from a link, and bad pairs are bugs', () => {
+  let s = run([{ type: 'load-example', id: 'a' }]);
+  const past = s.past.length;
+  s = run([{ type: 'set-compare', pair: ['xla', 'tvm'] }], s);
+  assert.deepEqual(s.compare, ['xla', 'tvm']);
+  assert.equal(s.past.length, past);
+  assert.equal(run([{ type: 'set-compare', pair: null }], s).compare, null);
+  assert.deepEqual(run([{ type: 'restore', state: { example: 'a', options: {}, compare: ['seed', 'xla'] } }]).compare, ['seed', 'xla']);
+  assert.equal(run([{ type: 'restore', state: { example: 'a', options: {} } }], s).compare, null);
+  assert.throws(() => run([{ type: 'set-compare', pair: ['xla'] }], s), /bad compare pair/);
+});
+
+test('compare results are kept only for the current text, options and pair; a failure is reported, the last pair kept', () => {
+  const pair = ['xla', 'tvm'];
+  let s = run([{ type: 'load-example', id: 'a' }, { type: 'set-compare', pair }]);
+  assert.equal(isCompareStale(s), true);
+  s = run([{ type: 'compare-result', text: A, options: OPTS, pair: ['seed', 'tvm'], results: [PLAN, PLAN] }], s);
+  assert.equal(s.compared, null, 'an answer for another pair is dropped');
+  s = run([{ type: 'compare-result', text: A, options: OPTS, pair, results: [PLAN, { ...PLAN }] }], s);
+  assert.equal(s.compared.left, PLAN);
+  assert.equal(s.compared.graph.ops[0].name, 'x');
+  assert.equal(isCompareStale(s), false);
+  const failed = run([{ type: 'compare-result', text: A, options: OPTS, pair, results: [PLAN, ERROR] }], s);
+  assert.equal(failed.compared, s.compared);
+  assert.equal(compareErrorNow(failed).message, 'bad');
+  assert.equal(compareErrorNow(run([{ type: 'set-compare', pair: ['seed', 'xla'] }], failed)), null, 'an error for another pair is not shown');
+});
+
+test('an imported graph replaces the text as one undoable step and resets the expanded groups', () => {
+  const B = '{"ops": [{"name": "y", "kind": "input", "shape": [8], "dtype": "f16"}]}';
+  let s = run([{ type: 'load-example', id: 'a' }, { type: 'plan-result', text: A, options: OPTS, result: PLAN },
+    { type: 'expand', group: 'all', open: false }]);
+  assert.notEqual(s.expanded, null);
+  s = run([{ type: 'import-graph', text: B, name: 'm.onnx' }], s);
+  assert.deepEqual([s.text, s.example, s.expanded], [B, null, null]);
+  assert.equal(isStale(s), true);
+  assert.equal(run([{ type: 'undo' }], s).text, A);
+});
+
+test('expanding groups is view state: one group or all, never a bad group id', () => {
+  let s = run([{ type: 'load-example', id: 'a' }, { type: 'plan-result', text: A, options: OPTS, result: PLAN }]);
+  const past = s.past.length;
+  s = run([{ type: 'expand', group: 0, open: false }], s);
+  assert.deepEqual(s.expanded, { all: true, except: [0], ops: 1 });
+  assert.equal(s.past.length, past, 'not an undo step');
+  assert.equal(run([{ type: 'expand', group: 0, open: false }], s), s, 'closing a closed group changes nothing');
+  assert.deepEqual(run([{ type: 'expand', group: 'all', open: true }], s).expanded, { all: true, except: [], ops: 1 });
+  assert.throws(() => run([{ type: 'expand', group: 'g0', open: true }], s), /bad group/);
 });

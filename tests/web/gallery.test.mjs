@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 import { loadFusion } from '../../wasm/fusion.mjs';
-import { GALLERY, DEFAULT_EXAMPLE, findExample } from '../../web/src/gallery.js';
+import { GALLERY, DEFAULT_EXAMPLE, exampleFile, findExample } from '../../web/src/gallery.js';
 
 const dir = new URL('../../examples/', import.meta.url);
-const text = (id) => readFileSync(new URL(`${id}.json`, dir), 'utf8');
+const text = (id) => readFileSync(new URL(exampleFile(findExample(id)), dir), 'utf8');
+const jsonFiles = (sub) => readdirSync(new URL(sub, dir)).filter((f) => f.endsWith('.json')).map((f) => `${sub}${f}`);
 let fusion;
 before(async () => { fusion = await loadFusion(); });
 
@@ -23,9 +24,11 @@ function planOf(id, options = {}) {
   return { plan, groupOf, edge, multi };
 }
 
-test('the gallery and examples/ list the same graphs, the default among them', () => {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
-  assert.deepEqual(GALLERY.map((e) => e.id).sort(), files);
+test('the gallery and examples/ (with examples/models/) list the same graphs, the default among them', () => {
+  const files = [...jsonFiles(''), ...jsonFiles('models/')].sort();
+  assert.deepEqual(GALLERY.map(exampleFile).sort(), files);
+  assert.equal(new Set(GALLERY.map((e) => e.id)).size, GALLERY.length);
+  for (const e of GALLERY) assert.equal(exampleFile(e).replace(/^.*\/|\.json$/g, ''), e.id, 'file name is the id');
   assert.ok(findExample(DEFAULT_EXAMPLE));
   assert.equal(new Set(GALLERY.map((e) => e.title)).size, GALLERY.length);
 });

@@ -23,7 +23,8 @@ test('inside the value of "dtype" the dtypes are offered', () => {
 
 test('at a key inside an op, the fields not yet written are offered; outside quotes they bring their own', () => {
   const r = at('{"ops": [{"name": "x", "kind": "input", |}]}', '|');
-  assert.deepEqual(r.options.map((o) => o.label).sort(), ['dtype', 'dtype_bytes', 'inputs', 'shape']);
+  assert.deepEqual(r.options.map((o) => o.label).sort(),
+    ['dtype', 'dtype_bytes', 'inputs', 'label', 'output', 'region', 'shape']);
   assert.equal(r.options.find((o) => o.label === 'shape').apply, '"shape": ');
   assert.ok(r.options.every((o) => o.info), 'each field has its description');
 });

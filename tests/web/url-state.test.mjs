@@ -1,6 +1,7 @@
 // url-state.test.mjs — share links: round trips, only non-defaults stored, versioned, damaged links as data.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import LZString from 'lz-string';
 import { decodeState, encodeState, parseMode, embedSnippet, DEFAULT_OPTIONS, STATE_VERSION } from '../../web/src/url-state.js';
 
 const TEXT = '{"ops": [\n  {"name": "x", "kind": "input", "shape": [8], "dtype": "f32"},\n' +
@@ -73,4 +74,43 @@ test('the embed snippet is an iframe with the URL attribute-escaped', () => {
   const s = embedSnippet('https://x.test/?embed&json#example=diamond');
   assert.match(s, /^<iframe src="https:\/\/x\.test\/\?embed&amp;json#example=diamond"/);
   assert.doesNotMatch(embedSnippet('a"onload="x'), /"onload="/);
+});
+
+test('strategy, hardware and the compare pair ride on a readable example link', () => {
+  const state = { example: 'diamond', text: 'T', options: { ...DEFAULT_OPTIONS, strategy: 'tvm', hardware: 'h100' }, compare: ['xla', 'tvm'] };
+  const hash = encodeState(state, 'T');
+  assert.equal(hash, 'example=diamond&strategy=tvm&hardware=h100&compare=xla,tvm');
+  const { text, ...linked } = state;
+  assert.deepEqual(decodeState(hash), { kind: 'state', state: linked });
+  assert.deepEqual(decodeState('#example=diamond&strategy=xla').state.options, { ...DEFAULT_OPTIONS, strategy: 'xla' });
+});
+
+test('the default strategy and hardware are not written into a link', () => {
+  assert.equal(encodeState({ example: 'diamond', text: 'T', options: { ...DEFAULT_OPTIONS, strategy: 'seed', hardware: 'a100' } }, 'T'), 'example=diamond');
+});
+
+test('an edited graph with a strategy and a compare pair round-trips through a format-1 link', () => {
+  const state = { example: null, text: TEXT, options: { broadcast: false, resident_sources: false, strategy: 'inductor', hardware: 'rtx4090' }, compare: ['seed', 'inductor'] };
+  const hash = encodeState(state);
+  assert.match(hash, /^state=1\./);
+  assert.deepEqual(decodeState(hash), { kind: 'state', state });
+});
+
+test('golden links with a strategy keep opening the same state', () => {
+  assert.deepEqual(decodeState('state=1.N4IgpiBcICYJYEMC2B7AdjEAaEAXKIAGtiClKAM4EAeANgiAL44DGUA2iBWGJjnQwC6jIA'),
+    { kind: 'state', state: { example: 'diamond', text: 'X', options: { ...DEFAULT_OPTIONS, strategy: 'xla' }, compare: ['seed', 'xla'] } });
+});
+
+test('ill-formed strategy, hardware and compare settings make a damaged link, not an exception', () => {
+  for (const hash of ['#example=diamond&strategy=XLA', '#example=diamond&hardware=', '#example=diamond&compare=xla',
+    '#example=diamond&colour=red', '#example=diamond&strategy=%E0%A4%A']) {
+    const r = decodeState(hash);
+    assert.equal(r.kind, 'error', hash);
+    assert.match(r.message, /damaged or incomplete/);
+  }
+  assert.match(decodeState('#example=diamond&colour=red').message, /unknown setting “colour”/);
+  const bad = (o) => `state=1.${LZString.compressToEncodedURIComponent(JSON.stringify(o))}`;
+  assert.equal(decodeState(bad({ e: 'diamond', o: { s: 3 } })).kind, 'error');
+  assert.equal(decodeState(bad({ e: 'diamond', c: ['xla'] })).kind, 'error');
+  assert.equal(decodeState(bad({ e: 'diamond', o: { h: '../x' } })).kind, 'error');
 });

@@ -60,3 +60,18 @@ test('each op carries the planner’s bytes moved and its colour bin; the legend
   const bare = buildViewModel(graph, plan);
   assert.deepEqual([bare.nodes[0].bytes, bare.nodes[0].heat, bare.heat], [null, null, []]);
 });
+
+test('clusters carry the planner’s pattern label; an op recomputed elsewhere lists its other groups', () => {
+  const labelled = { ...plan, groups: plan.groups.map((g) => (g.id === 1 ? { ...g, label: 'silu' } : g)) };
+  assert.deepEqual(buildViewModel(graph, labelled).groups.map((g) => g.label), ['', 'silu', '']);
+  // a (op 1) is owned by group 1 and recomputed in group 2 (the matmul's group under a recompute rule).
+  const again = { ...plan, groups: [...plan.groups.slice(0, 2), { id: 2, ops: [1, 3], inputs: [0, 2], outputs: [3], recomputed: [1] }],
+    edges: plan.edges.map((e) => (e.producer === 1 && e.consumer === 3 ? { producer: 1, consumer: 3, fused: true } : e)) };
+  const vm = buildViewModel(graph, again);
+  assert.deepEqual(vm.nodes.map((n) => n.copies), [[], [2], [], []]);
+  assert.equal(vm.nodes[1].parent, 'g1', 'drawn once, in the group that owns it');
+  const e13 = vm.edges.find((e) => e.id === 'e1-3');
+  assert.equal(e13.fused, true);
+  assert.equal(e13.color, vm.groups[2].color, 'a fused edge takes its consumer’s colour');
+  assert.notEqual(vm.groups[2].color, vm.groups[1].color);
+});

@@ -1,16 +1,21 @@
 // words.test.mjs — what people read: reasons in plain words, numbers formatted (not computed), Markdown export.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { explainReason, shortReason } from '../../web/src/reasons.js';
-import { formatBytes, exactBytes, formatSpeedup, formatShape } from '../../web/src/format.js';
+import { explainReason, shortReason, isBlocked, REASON_CODES } from '../../web/src/reasons.js';
+import { formatBytes, exactBytes, formatSpeedup, formatShape, formatTime } from '../../web/src/format.js';
 import { planMarkdown } from '../../web/src/plan-markdown.js';
 
 test('every reason code of the planner has its own plain-words explanation', () => {
   const seen = new Set();
-  for (const code of ['source', 'barrier_producer', 'barrier_consumer', 'shape', 'cycle', 'limit', 'unprofitable']) {
+  const codes = ['source', 'barrier_producer', 'barrier_consumer', 'shape', 'cycle',
+    'anchor', 'layout', 'multi_pass', 'limit', 'unprofitable', 'region'];  // DESIGN.md and docs/strategies.md
+  assert.deepEqual([...REASON_CODES].sort(), [...codes].sort());
+  for (const code of codes) {
     const words = explainReason({ fused: false, reason: code }, { producer: 'P', consumer: 'C' });
     assert.doesNotMatch(words, /Not fused: /, code);
     assert.ok(!seen.has(words), `${code} has its own words`);
+    assert.ok(code === 'source' || (words.includes('P') && words.includes('C')) || /barrier_/.test(code), `${code} names the ops`);
+    assert.notEqual(shortReason(code), '', code);
     seen.add(words);
   }
   assert.match(explainReason({ fused: false, reason: 'cycle' }, { producer: 'a', consumer: 'c' }), /a with c .*barrier/);
@@ -40,4 +45,21 @@ test('the Markdown table lists every group with the planner’s numbers', () => 
   assert.match(md, /48 B → 32 B moved \(1\.50×\), kernels 2 → 2/);
   assert.match(md, /\| 1 \| `a\\\|b` \| `x` \| `a\\\|b` \| 16 \| 16 \|/);
   assert.equal(md.trim().split('\n').length, 6);
+});
+
+test('reasons that follow from the op kinds are plain; a rule’s block is drawn as blocked', () => {
+  assert.deepEqual(['source', 'barrier_producer', 'barrier_consumer'].map(isBlocked), [false, false, false]);
+  assert.deepEqual(['shape', 'cycle', 'anchor', 'layout', 'multi_pass', 'limit', 'unprofitable', 'region'].every(isBlocked), true);
+  assert.equal(isBlocked(undefined), false);
+  assert.match(explainReason({ fused: false, reason: 'multi_pass' }, { producer: 'm', consumer: 'sub' }), /^sub needs a full-size tensor .* of m/);
+  assert.match(explainReason({ fused: false, reason: 'anchor' }, { producer: 'mm', consumer: 'sum' }), /two heavy ops/);
+});
+
+test('estimated times are shown in µs, ms or s with three significant digits', () => {
+  assert.equal(formatTime(3.8), '3.80 µs');
+  assert.equal(formatTime(12.345), '12.3 µs');
+  assert.equal(formatTime(482.1), '482 µs');
+  assert.equal(formatTime(4567), '4.57 ms');
+  assert.equal(formatTime(1.2e6), '1.20 s');
+  assert.equal(formatTime(undefined), '–');
 });

@@ -3,7 +3,8 @@
 // Contract: installControls(ctx) wires index.html's controls once. Each control dispatches an event to the
 // store or calls a view method (fit, centre, export); none of them changes state directly. Shortcuts:
 // Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z or Ctrl+Y redo, Ctrl/Cmd+F find, Delete remove, A add op, C connect,
-// F fit, B colour by bytes moved, Escape clear — single keys only when focus is not in a text field. Browser-only; shown by
+// F fit, B colour by bytes moved, Escape clear — single keys only when focus is not in a text field. In Find,
+// Enter selects the op with exactly that name, else the first match. Browser-only; shown by
 // tests/browser/page-*.test.mjs.
 
 import { h } from './dom.js';
@@ -126,7 +127,8 @@ export function installControls({ store, dispatch, editor, graphView, editable, 
   $('color-bytes').addEventListener('click', toggleBytes);
   graphView.cy.on('dbltap', (e) => { if (e.target === graphView.cy && editable) openAdd(); });
 
-  // Find: highlight ops whose name or kind contains the query; Enter selects and centres the first.
+  // Find: highlight ops whose name or kind contains the query; Enter selects and centres the one so named, or
+  // the first.
   const matches = () => {
     const q = $('find').value.trim().toLowerCase();
     const { graph } = store.getState();
@@ -136,7 +138,10 @@ export function installControls({ store, dispatch, editor, graphView, editable, 
   $('find').addEventListener('input', () => graphView.setMatches(matches()));
   $('find').addEventListener('keydown', (e) => {
     if (e.key === 'Enter') {
-      const [first] = matches();
+      const found = matches();
+      const { graph } = store.getState();
+      const q = $('find').value.trim().toLowerCase();
+      const first = found.find((i) => opLabel(graph, i).toLowerCase() === q) ?? found[0]; // an exact name wins
       if (first !== undefined) { dispatch({ type: 'select', target: { kind: 'op', id: first } }); graphView.center(first); }
     }
     if (e.key === 'Escape') { $('find').value = ''; graphView.setMatches([]); $('graph').focus(); }

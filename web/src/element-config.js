@@ -4,13 +4,14 @@
 //   graph:   {kind:'inline', text} from a <script type="application/json"> child (wins over the rest),
 //            {kind:'src', url} from the src attribute (resolved against baseUrl; must be same-origin),
 //            {kind:'example', id} from the example attribute, or {kind:'none'};
-//   options: planner options from broadcast="false" and resident-sources (a boolean attribute);
+//   options: planner options from broadcast="false", resident-sources (a boolean attribute), and strategy="S" /
+//            hardware="H" (names, any case; present in options only when given — the planner judges them);
 //   colorBy: 'bytes' when color-by="bytes", else 'group';
 //   error:   a message for people when the request cannot be honoured (cross-origin or bad src, no graph).
 // attrs maps attribute name → value (null when absent). Pure: no DOM, no fetching.
 // Shown by tests/web/element-config.test.mjs.
 
-import { DEFAULT_OPTIONS } from './url-state.js';
+import { DEFAULT_OPTIONS, isChoiceName } from './url-state.js';
 
 const flag = (value, fallback) => (value === null || value === undefined ? fallback : value !== 'false');
 
@@ -34,13 +35,29 @@ function graphRequest({ attrs, inlineText, baseUrl, pageOrigin }) {
     error: 'No graph: put it in a <script type="application/json"> child, or give src="graph.json" or example="…".' };
 }
 
+// strategy="…" and hardware="…" as options, or an error naming the attribute that is not a name.
+function choices(attrs) {
+  const options = {};
+  for (const key of ['strategy', 'hardware']) {
+    const v = attrs[key]?.trim().toLowerCase();
+    if (v === undefined || v === '') continue;
+    if (!isChoiceName(v)) return { options, error: `${key}="${attrs[key].slice(0, 40)}" is not a ${key} name (such as ${key === 'strategy' ? 'xla or tvm' : 'a100 or h100'}).` };
+    options[key] = v;
+  }
+  return { options, error: null };
+}
+
 export function readElementConfig({ attrs = {}, inlineText = '', baseUrl, pageOrigin }) {
-  const { graph, error = null } = graphRequest({ attrs, inlineText, baseUrl, pageOrigin });
+  const request = graphRequest({ attrs, inlineText, baseUrl, pageOrigin });
+  const { graph } = request;
+  const picked = choices(attrs);
+  const error = request.error ?? picked.error;
   return {
     graph,
     options: {
       broadcast: flag(attrs.broadcast, DEFAULT_OPTIONS.broadcast),
       resident_sources: flag(attrs['resident-sources'], DEFAULT_OPTIONS.resident_sources),
+      ...picked.options,
     },
     colorBy: attrs['color-by'] === 'bytes' ? 'bytes' : 'group',
     error,

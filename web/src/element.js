@@ -4,9 +4,11 @@
 //   <fusion-playground src="graphs/mlp.json"></fusion-playground>        (same-origin URL)
 //   <fusion-playground><script type="application/json">{"ops": […]}</script></fusion-playground>
 //   <fusion-playground example="attention-scores" color-by="bytes"></fusion-playground>
-// Attributes (element-config.js): src, example, broadcast="false", resident-sources, color-by="bytes",
-// playground (the URL of the full page for "Open in playground"; default: the folder of this script).
-// Read-only: totals (bytes unfused/fused, speedup, kernels), the graph with fusion groups, a status line.
+// Attributes (element-config.js): src, example, broadcast="false", resident-sources, strategy="xla|tvm|…",
+// hardware="a100|h100|…", color-by="bytes", playground (the URL of the full page for "Open in playground";
+// default: the folder of this script).
+// Read-only: totals (bytes unfused/fused, speedup, kernels, estimated time), the graph with fusion groups and
+// their pattern labels, a status line naming the strategy and hardware.
 // Every number is the WASM planner's (planner-client.js, in a worker), only formatted. Errors (bad JSON,
 // validation, a src that fails) are shown in words inside the element, never thrown. After each draw the
 // element's data-plan-shown counts up (for tests). Built by Vite as dist/fusion-playground.js.
@@ -23,12 +25,13 @@ import { renderHeatLegend } from './heat-legend.js';
 import { parseGraphText } from './graph-text.js';
 import { summarize } from './diagnostics.js';
 import { encodeState } from './url-state.js';
-import { formatBytes, exactBytes, formatSpeedup } from './format.js';
+import { formatBytes, exactBytes, formatSpeedup, formatTime } from './format.js';
 import { h } from './dom.js';
 
 let planner = null; // one planner (one worker) for every element on the page
-const ATTRS = ['src', 'example', 'broadcast', 'resident-sources', 'color-by', 'playground'];
-const CARDS = [['bytes_unfused', 'Bytes unfused'], ['bytes_fused', 'Bytes fused', 'accent'], ['speedup', 'Speedup'], ['kernels', 'Kernels']];
+const ATTRS = ['src', 'example', 'broadcast', 'resident-sources', 'strategy', 'hardware', 'color-by', 'playground'];
+const CARDS = [['bytes_unfused', 'Bytes unfused'], ['bytes_fused', 'Bytes fused', 'accent'], ['speedup', 'Speedup'], ['kernels', 'Kernels'],
+  ['time', 'Est. time']];
 
 class FusionPlaygroundElement extends HTMLElement {
   static observedAttributes = ATTRS;
@@ -113,10 +116,13 @@ class FusionPlaygroundElement extends HTMLElement {
     set('bytes_fused', formatBytes(plan.bytes_fused), exactBytes(plan.bytes_fused));
     set('speedup', formatSpeedup(plan.speedup_estimate), 'bytes unfused ÷ bytes fused');
     set('kernels', `${plan.kernels_unfused} → ${plan.kernels_fused}`, 'before → after');
+    set('time', formatTime(plan.time_fused_us), `${plan.time_fused_us} µs estimated on ${plan.options?.hardware ?? '?'} ` +
+      `(${formatTime(plan.time_unfused_us)} unfused, ${formatSpeedup(plan.time_speedup)} faster fused)`);
     this.$.message.hidden = true;
     this.$.status.classList.remove('error');
     const fused = plan.groups.filter((g) => g.ops.length > 1).length;
-    this.$.status.textContent = `${graph.ops.length} ops → ${plan.kernels_fused} kernel${plan.kernels_fused === 1 ? '' : 's'} (${fused} fused)`;
+    this.$.status.textContent = `${graph.ops.length} ops → ${plan.kernels_fused} kernel${plan.kernels_fused === 1 ? '' : 's'} (${fused} fused)` +
+      ` · ${plan.options?.strategy ?? 'seed'} strategy on ${plan.options?.hardware ?? '?'}`;
     const vm = buildViewModel(graph, plan);
     const box = this.$.graph.getBoundingClientRect();
     const layout = await layoutGraph(vm, { direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN' });

@@ -1,7 +1,8 @@
 // format.js — how numbers from the planner are written on screen (display only, never computed here).
 //
 // Contract: formatBytes(n) → "24.0 MiB" (binary units, 3 significant digits); exactBytes(n) → "25 165 824 B";
-// formatSpeedup(x) → "2.00×"; formatShape(shape) → "[4096, 768]". Pure. Shown by tests/web/format.test.mjs.
+// formatSpeedup(x) → "2.00×"; formatShape(shape) → "[4096, 768]"; formatTime(us) → "12.3 µs" / "4.56 ms" / "1.20 s"
+// (3 significant digits). Pure. Shown by tests/web/words.test.mjs.
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
 
@@ -28,4 +29,14 @@ export function formatSpeedup(x) {
 
 export function formatShape(shape) {
   return Array.isArray(shape) ? `[${shape.join(', ')}]` : '?';
+}
+
+// Three significant digits: 0.482, 4.82, 48.2, 482.
+const sig3 = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+
+export function formatTime(us) {
+  if (typeof us !== 'number' || !Number.isFinite(us)) return '–';
+  if (Math.abs(us) >= 1e6) return `${sig3(us / 1e6)} s`;
+  if (Math.abs(us) >= 1e3) return `${sig3(us / 1e3)} ms`;
+  return `${sig3(us)} µs`;
 }

@@ -1,8 +1,10 @@
 // gallery.js — the examples gallery: ids, titles and one-line stories, in display order.
 //
-// Contract: each id names examples/<id>.json (graph JSON of DESIGN.md section 6). Pure data: it loads no
-// files (examples-data.js does that in the page; tests read the files with fs). DEFAULT_EXAMPLE is what a
-// fresh page and a damaged link show. Shown by tests/web/gallery.test.mjs.
+// Contract: each entry names a graph file under examples/ (graph JSON of DESIGN.md section 6): exampleFile(entry)
+// → `file` when given (the PyTorch models in examples/models/, written by tools/make_gallery.py), else
+// '<id>.json'. Ids are unique across both folders. Pure data: it loads no files (examples-data.js does that in
+// the page; tests read the files with fs) and holds no numbers (the planner computes them when an example
+// opens). DEFAULT_EXAMPLE is what a fresh page and a damaged link show. Shown by tests/web/gallery.test.mjs.
 
 export const GALLERY = [
   { id: 'bias-relu', title: 'Bias + ReLU', blurb: 'An add and a ReLU on one activation fuse into one kernel.' },
@@ -14,9 +16,18 @@ export const GALLERY = [
   { id: 'transformer-mlp', title: 'Transformer MLP block', blurb: 'matmul → bias → GELU → matmul → bias → residual, in fp16.' },
   { id: 'attention-scores', title: 'Attention scores', blurb: 'QKᵀ, scale and mask fuse; softmax is a barrier.' },
   { id: 'resnet-basic-block', title: 'ResNet basic block', blurb: 'conv, batch-norm as scale/shift, ReLU and the residual add.' },
+  { id: 'resnet18', title: 'ResNet-18 (PyTorch)', file: 'models/resnet18.json', blurb: 'torchvision’s ResNet-18 exported from PyTorch: conv → batch-norm → ReLU and residual adds.' },
+  { id: 'mobilenet-v2', title: 'MobileNetV2 (PyTorch)', file: 'models/mobilenet-v2.json', blurb: 'Inverted residuals from PyTorch: depthwise convs, batch-norm and ReLU6.' },
+  { id: 'bert-layer', title: 'BERT encoder layer (PyTorch)', file: 'models/bert-layer.json', blurb: 'Self-attention, LayerNorm and a GELU MLP, BERT-base sized, exported from PyTorch.' },
+  { id: 'mlp-gelu', title: 'MLP with GELU (PyTorch)', file: 'models/mlp-gelu.json', blurb: 'Three Linear layers (matmul + bias add) with GELU between them, exported from PyTorch.' },
 ];
 
 export const DEFAULT_EXAMPLE = 'transformer-mlp';
+
+// The graph file of a gallery entry, relative to examples/.
+export function exampleFile(entry) {
+  return entry.file ?? `${entry.id}.json`;
+}
 
 // The gallery entry for an id, or undefined.
 export function findExample(id) {

@@ -18,6 +18,8 @@ const external = Annotation.define();
 
 export function createJsonEditor(parent, { schema, onChange }) {
   const readOnly = new Compartment();
+  let known = ''; // the document's text as last set or typed (saves re-reading a multi-MB document)
+  let marked = false; // diagnostics are on screen
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -32,7 +34,9 @@ export function createJsonEditor(parent, { schema, onChange }) {
         keymap.of([]),
         EditorView.contentAttributes.of({ 'aria-label': 'Graph JSON', 'data-testid': 'json-text' }),
         EditorView.updateListener.of((u) => {
-          if (u.docChanged && !u.transactions.some((t) => t.annotation(external))) onChange(u.state.doc.toString());
+          if (!u.docChanged) return;
+          known = u.state.doc.toString();
+          if (!u.transactions.some((t) => t.annotation(external))) onChange(known);
         }),
       ],
     }),
@@ -40,10 +44,13 @@ export function createJsonEditor(parent, { schema, onChange }) {
   return {
     view,
     setText(text) {
-      if (view.state.doc.toString() === text) return;
+      if (text === known) return;
+      known = text;
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, annotations: external.of(true) });
     },
     setDiagnostics(diags) {
+      if (!diags.length && !marked) return; // no transaction (and no forced layout) when nothing changes
+      marked = diags.length > 0;
       const len = view.state.doc.length;
       const clamp = (d) => ({ ...d, from: Math.min(d.from, len), to: Math.min(Math.max(d.to, d.from), len) });
       view.dispatch(setDiagnostics(view.state, diags.map(clamp)));

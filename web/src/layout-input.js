@@ -1,8 +1,10 @@
 // layout-input.js — the ELK (layered) input graph for a view model, and positions read back from ELK.
 //
-// Contract: buildElkGraph(viewModel, {direction}) → an ELK JSON graph: multi-op groups are compound nodes
+// Contract: buildElkGraph(viewModel, {direction, aspect?}) → an ELK JSON graph (aspect: the view's width ÷
+// height, as elk.aspectRatio, which ELK's packing and the fallback layout's folding aim for): multi-op groups are compound nodes
 // holding their ops, all edges sit at the root with hierarchyHandling INCLUDE_CHILDREN; node sizes come from
-// nodeSize(label). Above LARGE_GRAPH ops the graph is laid out flat (no compound nodes: the hierarchical
+// boxOf(node) (nodeSize of its nodeLines; a collapsed group node of collapse.js is one plain node, taller by
+// its bytes line). Above LARGE_GRAPH ops the graph is laid out flat (no compound nodes: the hierarchical
 // crossing minimization is the slow part) with fast settings; Cytoscape still draws each group as a cluster
 // around its members, which a layered layout keeps adjacent (measured on 1,000 ops: about 2x faster warm,
 // about 1/4 less cold; see docs/playground.md). readLayout(elkResult) → {positions: {id: {x, y}} centre positions in one absolute frame
@@ -10,6 +12,8 @@
 // its start point through its bends to its end point}. edgeShape(route, sourceCentre, targetCentre) turns a
 // route into Cytoscape 'segments' data. Pure: ELK itself runs in a worker (layout.js).
 // Shown by tests/web/layout-input.test.mjs.
+
+import { formatBytes } from './format.js';
 
 export const NODE_HEIGHT = 46;
 export const LARGE_GRAPH = 300; // ops; above this the layout trades some tidiness for speed
@@ -20,13 +24,29 @@ export function nodeSize(label, sub = '') {
   return { width: Math.round(Math.min(260, 26 + px)), height: NODE_HEIGHT };
 }
 
-// The second line of an op box: "add [4096,3072]".
+// The second line of an op box: "add [4096,3072]" (a collapsed group's own sub-line: its first … last op).
 export function subLabel(n) {
+  if (n.sub !== undefined) return n.sub;
   return `${n.kind} ${Array.isArray(n.shape) ? `[${n.shape.join(',')}]` : ''}`.trim();
 }
 
-export function buildElkGraph(vm, { direction = 'DOWN' } = {}) {
-  const box = (n) => ({ id: n.id, ...nodeSize(n.label, subLabel(n)) });
+// The text lines of a drawn node: label and sub-line, and for a collapsed group the bytes it reads and
+// writes (the plan's numbers, formatted).
+export function nodeLines(n) {
+  const lines = [n.label, subLabel(n)];
+  if (n.collapsed) lines.push(`reads ${formatBytes(n.bytesRead)} · writes ${formatBytes(n.bytesWritten)}`);
+  return lines;
+}
+
+// The box of a drawn node: nodeSize of its lines, taller by a line per extra line.
+export function boxOf(n) {
+  const [label, ...rest] = nodeLines(n);
+  const size = nodeSize(label, rest.reduce((a, b) => (b.length > a.length ? b : a), ''));
+  return { width: size.width, height: size.height + 15 * (rest.length - 1) };
+}
+
+export function buildElkGraph(vm, { direction = 'DOWN', aspect } = {}) {
+  const box = (n) => ({ id: n.id, ...boxOf(n) });
   const large = vm.nodes.length > LARGE_GRAPH;
   const children = [];
   for (const g of vm.groups) {
@@ -49,6 +69,7 @@ export function buildElkGraph(vm, { direction = 'DOWN' } = {}) {
     layoutOptions: {
       'elk.algorithm': 'layered',
       'elk.direction': direction,
+      ...(aspect > 0 ? { 'elk.aspectRatio': aspect.toFixed(2) } : {}),
       'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
       'elk.layered.spacing.nodeNodeBetweenLayers': '42',
       'elk.spacing.nodeNode': '28',

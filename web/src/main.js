@@ -13,7 +13,10 @@ import { GALLERY, DEFAULT_EXAMPLE, findExample } from './gallery.js';
 import { decodeState, encodeState, parseMode, MAX_LINK_TEXT } from './url-state.js';
 import { loadDraft, saveDraft } from './drafts.js';
 import { createPlanner } from './planner-client.js';
-import { buildViewModel } from './view-model.js';
+import { drawnViewModel } from './collapse.js';
+import { installFileOpen } from './file-open.js';
+import { installLargeGraph } from './large-graph.js';
+import { createSavingsPanel } from './savings-panel.js';
 import { layoutGraph } from './layout.js';
 import { createGraphView } from './graph-view.js';
 import { createJsonEditor } from './json-editor.js';
@@ -25,6 +28,11 @@ import { opLabel } from './graph-text.js';
 import { ALL_KINDS } from './op-kinds.js';
 import { installControls } from './controls.js';
 import { renderHeatLegend } from './heat-legend.js';
+import { createStrategyPicker } from './strategy-picker.js';
+import { catalogFrom, labelOf } from './strategy-catalog.js';
+import { createCompareView } from './compare-view.js';
+import { watchCompare } from './compare-planner.js';
+import { defaultPair } from './compare-model.js';
 
 const $ = (id) => document.getElementById(id);
 const mode = parseMode(location.search);
@@ -48,10 +56,17 @@ const graphView = createGraphView($('graph'), {
   onSelect: (target) => dispatch({ type: 'select', target }),
   onConnect: (producer, consumer) => connectOps(producer, consumer),
   onHoverEdge: showEdgeTip,
+  onToggleGroup: (group) => largeGraph.toggle(group),
 });
 graphView.setEditable(editable);
-const planPanel = createPlanPanel({ onSelect: (target) => dispatch({ type: 'select', target }) });
+const picker = createStrategyPicker({ strategy: $('opt-strategy'), hardware: $('opt-hardware'), dispatch });
+const planPanel = createPlanPanel({ onSelect: (target) => dispatch({ type: 'select', target }),
+  hardwareLabel: (name) => labelOf(picker.catalog(), 'hardware', name) });
+// The compare view (not in embed mode): two strategies' plans side by side, planned by compare-planner.js.
+const compareView = mode.embed ? null : createCompareView(document.querySelector('main.layout'), { dispatch, catalog: picker.catalog, layoutGraph });
+if (compareView) watchCompare(store, planner);
 const selectionPanel = createSelectionPanel($('selection-body'), { dispatch, dtypes, kinds: ALL_KINDS });
+const savingsPanel = createSavingsPanel({ onSelect: (target) => { dispatch({ type: 'select', target }); graphView.centerGroup(target.id); } });
 
 // A producer → consumer connection from the graph; sources take no inputs, so say so instead.
 function connectOps(producer, consumer) {
@@ -117,29 +132,31 @@ function scheduleUrl(state) {
 
 let layoutSeq = 0;
 let lastLayoutKey = null;
-// Lay out and draw the last valid plan; a new layout only when the graph or the plan changed.
+// Lay out and draw the last valid plan; a new layout only when the plan or the open groups changed (the
+// view is fitted only for a new plan).
 async function renderGraph(state) {
   if (!state.graph || !state.plan) return;
-  const key = state.plan;
-  if (key === lastLayoutKey) return;
-  lastLayoutKey = key;
+  if (state.plan === lastLayoutKey?.plan && state.expanded === lastLayoutKey?.expanded) return;
+  const fit = state.plan !== lastLayoutKey?.plan;
+  lastLayoutKey = { plan: state.plan, expanded: state.expanded };
   const seq = ++layoutSeq;
-  const vm = buildViewModel(state.graph, state.plan);
+  const vm = drawnViewModel(state.graph, state.plan, state.expanded);
   const overlay = $('graph-overlay');
   const slow = setTimeout(() => {
     overlay.hidden = false;
     overlay.classList.add('info');
-    overlay.textContent = `Laying out ${vm.nodes.length} ops… (the numbers are ready)`;
+    overlay.textContent = `Laying out ${vm.nodes.length} node${vm.nodes.length === 1 ? '' : 's'}… (the numbers are ready)`;
   }, 400);
   const t0 = performance.now();
   const box = $('graph').getBoundingClientRect();
-  const layout = await layoutGraph(vm, { direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN' });
+  const layout = await layoutGraph(vm, { direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN', aspect: box.width / Math.max(1, box.height) });
   timings.lastElkMs = performance.now() - t0;
+  timings.lastLayout = { engine: layout.engine, reason: layout.reason, nodes: vm.nodes.length };
   clearTimeout(slow);
   if (seq !== layoutSeq) return;
   overlay.classList.remove('info');
   renderEditorStatus(store.getState());
-  graphView.render(vm, layout, { fit: true });
+  if (!(await graphView.render(vm, layout, { fit })) || seq !== layoutSeq) return; // a big graph draws over several frames
   renderHeatLegend($('heat-legend'), vm.heat);
   graphView.setSelection(store.getState().selection);
   timings.lastLayoutMs = performance.now() - t0;
@@ -192,7 +209,9 @@ function renderChrome(state) {
   if (state.colorBy !== shown.colorBy) graphView.setColorBy(state.colorBy);
   for (const a of document.querySelectorAll('#gallery a')) a.setAttribute('aria-current', String(a.dataset.example === state.example));
   const ex = findExample(state.example);
-  $('embed-example').textContent = ex ? ex.title : 'custom graph';
+  const strategy = state.options.strategy ? ` · ${labelOf(picker.catalog(), 'strategies', state.options.strategy)}` : '';
+  $('embed-example').textContent = `${ex ? ex.title : 'custom graph'}${strategy}`;
+  $('compare-toggle').setAttribute('aria-pressed', String(!!state.compare));
   const n = $('notice');
   n.hidden = !state.notice;
   n.classList.toggle('error', state.notice?.level === 'error');
@@ -203,10 +222,14 @@ let shown = {};
 store.subscribe((state, prev, event) => {
   editor.setText(state.text);
   schedulePlan(state, event);
-  if (state.text !== prev.text || state.options !== prev.options || state.example !== prev.example) scheduleUrl(state);
+  if (state.text !== prev.text || state.options !== prev.options || state.example !== prev.example || state.compare !== prev.compare) scheduleUrl(state);
+  picker.render(state);
+  compareView?.render(state);
+  if (!state.compare && prev.compare) { graphView.cy.resize(); graphView.fit(); }
   renderGraph(state);
   if (state.selection !== shown.selection) graphView.setSelection(state.selection);
   planPanel.render(state);
+  savingsPanel.render(state);
   if (state.plan !== shown.plan || state.selection !== shown.selection || state.graph !== shown.graph) selectionPanel.render(state, editable);
   renderStatus(state);
   renderEditorStatus(state);
@@ -217,6 +240,11 @@ store.subscribe((state, prev, event) => {
 // ---- stage 4: controls, then the first state ----
 installControls({ store, dispatch, editor, graphView, editable, mode, dtypes, examples: EXAMPLES, connectOps });
 planner.ready.then((v) => { $('planner-version').textContent = `planner ${v}`; }, () => {});
+planner.catalog.then((names) => { picker.setCatalog(catalogFrom(names)); picker.render(store.getState()); });
+$('compare-toggle').addEventListener('click', () => {
+  const s = store.getState();
+  dispatch({ type: 'set-compare', pair: s.compare ? null : defaultPair(s.options.strategy) });
+});
 
 // The state a link, a draft or nothing asks for; a bad link says so and opens the default example.
 function firstState() {
@@ -234,6 +262,9 @@ function firstState() {
 const first = firstState();
 dispatch({ type: 'restore', state: first.state });
 if (first.notice) dispatch({ type: 'notice', level: 'error', message: first.notice });
+// Opening models (button, Ctrl+O, drop, ?onnx=) and the big-graph controls (expand, reveal).
+const fileOpen = installFileOpen({ store, dispatch, editable });
+const largeGraph = installLargeGraph({ store, dispatch, graphView });
 
 window.addEventListener('hashchange', () => {
   const link = decodeState(location.hash);
@@ -242,10 +273,14 @@ window.addEventListener('hashchange', () => {
     dispatch({ type: 'load-example', id: DEFAULT_EXAMPLE });
   } else if (link.kind === 'state') {
     const s = link.state;
-    if (s.text === undefined) dispatch({ type: 'load-example', id: s.example });
-    else dispatch({ type: 'restore', state: s });
+    if (s.text !== undefined) return dispatch({ type: 'restore', state: s });
+    dispatch({ type: 'load-example', id: s.example });
+    // A readable link may also name a strategy, hardware or a compare pair (url-state.js).
+    for (const key of ['strategy', 'hardware']) if (s.options[key]) dispatch({ type: 'set-option', key, value: s.options[key] });
+    if (s.compare) dispatch({ type: 'set-compare', pair: s.compare });
   }
 });
 
 // For tests and the timing note: the store and the timings (read-only use).
-window.fusionPlayground = { store, timings, gallery: GALLERY, graphView, planner, screenPosition: (op) => graphView.screenPosition(op) };
+window.fusionPlayground = { store, timings, gallery: GALLERY, graphView, planner, screenPosition: (op) => graphView.screenPosition(op),
+  imports: fileOpen.timings, compare: compareView };

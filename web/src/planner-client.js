@@ -1,6 +1,10 @@
 // planner-client.js — a small promise client over the WASM planner; errors come back as data.
 //
-// Contract: createPlanner(load?) → {ready: Promise<version>, plan(text, options) → Promise<result>, where}.
+// Contract: createPlanner(load?) → {ready: Promise<version>, catalog: Promise<{strategies, hardware}>,
+// plan(text, options) → Promise<result>, planMany(text, [options…]) → Promise<[result…]>, where}.
+// catalog holds the strategy and hardware names the loaded module offers (null where it has none; see
+// strategy-catalog.js). planMany plans one text under several options in one request (one copy of the text
+// to the worker); the compare view uses it for its two strategies.
 // With no `load`, in a browser, the planner runs in a module Web Worker (planner-worker.js) so planning a
 // large graph never blocks the page; if the worker cannot start or load the module (e.g. the script was
 // loaded from another origin, which workers refuse), it falls back to the main thread and says so in
@@ -8,6 +12,8 @@
 // tests) it runs on the main thread. plan() resolves to the planner's result exactly as returned (never
 // recomputed); a load failure resolves to {ok:false, error:{code:'load_failed', message}, errors:[…]}.
 // Requests are answered in order. Timing is measured by the caller. Shown by tests/browser/page-worker.test.mjs.
+
+import { fromModule } from './strategy-catalog.js';
 
 export function createPlanner(load) {
   if (load || typeof Worker === 'undefined') return mainThreadPlanner(load ?? defaultLoad);
@@ -30,7 +36,9 @@ function mainThreadPlanner(load) {
   return {
     where: 'main',
     ready: loading.then((f) => f.version()),
+    catalog: loading.then(fromModule, () => fromModule(null)),
     plan: (text, options) => loading.then((f) => f.plan(text, options), loadFailed),
+    planMany: (text, list) => loading.then((f) => list.map((o) => f.plan(text, o)), (e) => list.map(() => loadFailed(e))),
   };
 }
 
@@ -40,10 +48,13 @@ function workerPlanner(worker) {
   let seq = 0;
   let fallback = null;
   const client = { where: 'worker' };
+  let catalog = fromModule(null);
   const started = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
-      if (data.type === 'ready') resolve(data.version);
-      else if (data.type === 'failed') reject(data.error);
+      if (data.type === 'ready') {
+        catalog = data.catalog ?? catalog;
+        resolve(data.version);
+      } else if (data.type === 'failed') reject(data.error);
       else if (data.type === 'plan') {
         pending.get(data.id)?.(data.result);
         pending.delete(data.id);
@@ -66,14 +77,22 @@ function workerPlanner(worker) {
     return fallback.ready;
   });
   client.ready = ready;
+  client.catalog = ready.then(() => (fallback ? fallback.catalog : catalog), () => catalog);
+  // One request to the worker; a worker that stopped answers every pending request with load_failed.
+  const ask = (message, failed) => new Promise((done) => {
+    const id = ++seq;
+    pending.set(id, (result) => done(result.ok === false && !Array.isArray(result) && failed ? failed(result) : result));
+    worker.postMessage({ id, ...message });
+  });
   client.plan = async (text, options) => {
     await ready.catch(() => {});
     if (fallback) return fallback.plan(text, options);
-    return new Promise((done) => {
-      const id = ++seq;
-      pending.set(id, done);
-      worker.postMessage({ id, text, options });
-    });
+    return ask({ text, options });
+  };
+  client.planMany = async (text, optionsList) => {
+    await ready.catch(() => {});
+    if (fallback) return fallback.planMany(text, optionsList);
+    return ask({ text, optionsList }, (failure) => optionsList.map(() => failure));
   };
   return client;
 }

@@ -1,17 +1,23 @@
 // planner-worker.js — runs the WASM planner in a Web Worker so a large graph never freezes the page.
 //
 // Protocol (planner-client.js is the only peer): on start it loads the planner and posts
-// {type:'ready', version} or {type:'failed', error:{code, message}}; each {id, text, options} message is
-// answered with {type:'plan', id, result}, the planner's result exactly as returned (errors are values).
+// {type:'ready', version, catalog:{strategies, hardware}} (the module's names; null where it has none) or
+// {type:'failed', error:{code, message}}; each {id, text, options} message is answered with
+// {type:'plan', id, result}, and each {id, text, optionsList} (several plans of one text, e.g. the compare
+// view's two strategies) with {type:'plan', id, result: [results…]}: the planner's results exactly as
+// returned (errors are values).
 // Not here: any planning logic (core/, via wasm/fusion.mjs). Shown by tests/browser/page-worker.test.mjs.
 
 import { loadFusion } from '../../wasm/fusion.mjs';
+import { fromModule } from './strategy-catalog.js';
 
 const loading = loadFusion();
-loading.then((f) => postMessage({ type: 'ready', version: f.version() }),
+loading.then((f) => postMessage({ type: 'ready', version: f.version(), catalog: fromModule(f) }),
   (e) => postMessage({ type: 'failed', error: { code: e?.code ?? 'load_failed', message: e?.message ?? String(e) } }));
 
-self.onmessage = async ({ data: { id, text, options } }) => {
+self.onmessage = async ({ data: { id, text, options, optionsList } }) => {
   const fusion = await loading.catch(() => null);
-  if (fusion) postMessage({ type: 'plan', id, result: fusion.plan(text, options) });
+  if (!fusion) return;
+  const result = optionsList ? optionsList.map((o) => fusion.plan(text, o)) : fusion.plan(text, options);
+  postMessage({ type: 'plan', id, result });
 };

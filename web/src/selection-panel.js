@@ -1,14 +1,15 @@
 // selection-panel.js — properties of the selected op, kernel or edge; edits an op's fields in place.
 //
 // Contract: createSelectionPanel(body, {dispatch, dtypes, kinds}) → {render(state, editable)}. Shows the
-// selection of state (an op: name, kind, shape, dtype, inputs, bytes moved unfused, its kernel; a kernel: members and bytes; an
+// selection of state (an op: name, kind, shape, dtype, inputs, bytes moved unfused, its kernel and the kernels
+// recomputing it; a kernel: pattern label, members, bytes and estimated time; an
 // edge: fused or the planner's reason in words). Edits dispatch 'edit-graph' events; invalid field text is
 // marked and not sent. Numbers are the planner's. Browser-only; shown by tests/browser/page-edit.test.mjs.
 
 import { h } from './dom.js';
 import { opLabel, resolveInputs } from './graph-text.js';
 import { categoryOf } from './op-kinds.js';
-import { formatBytes, exactBytes, formatShape } from './format.js';
+import { formatBytes, exactBytes, formatShape, formatTime } from './format.js';
 import { explainReason } from './reasons.js';
 
 // "1024, 768" → [1024, 768]; "" or "[]" → []; null when not a list of non-negative integers.
@@ -18,6 +19,9 @@ export function parseShape(text) {
   const dims = t.split(/[\s,x×]+/).filter(Boolean).map(Number);
   return dims.every((d) => Number.isSafeInteger(d) && d >= 0) ? dims : null;
 }
+
+// The other groups that hold op i (recomputed copies), by id.
+const copiesOf = (plan, i, own) => plan.groups.filter((x) => x.id !== own && x.ops.includes(i)).map((x) => x.id);
 
 export function createSelectionPanel(body, { dispatch, dtypes, kinds }) {
   const edit = (e) => dispatch({ type: 'edit-graph', edit: e });
@@ -62,6 +66,7 @@ export function createSelectionPanel(body, { dispatch, dtypes, kinds }) {
         ' (its distinct inputs read + its output written).') : null,
       g ? h('p', {}, 'Kernel ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); dispatch({ type: 'select', target: { kind: 'group', id: g.id } }); } }, String(g.id)),
         ` (${g.ops.length} op${g.ops.length > 1 ? 's' : ''}) reads ${formatBytes(g.bytes_read)}, writes ${formatBytes(g.bytes_written)}.`) : null,
+      copiesOf(plan, i, g?.id).length ? h('p', { 'data-testid': 'op-copies' }, `↻ Also recomputed inside kernel ${copiesOf(plan, i, g?.id).join(', ')}.`) : null,
       editable ? h('div', { class: 'sel-actions' }, h('button', { class: 'btn small danger', 'data-testid': 'delete-op',
         onclick: () => edit({ type: 'remove', op: i }) }, 'Delete op')) : null,
     ];
@@ -72,13 +77,15 @@ export function createSelectionPanel(body, { dispatch, dtypes, kinds }) {
     if (!g) return [h('p', { class: 'muted' }, 'That kernel is gone.')];
     const names = (ids) => (ids?.length ? ids.map((k) => opLabel(graph, k)).join(', ') : '–');
     return [
-      h('p', {}, h('strong', {}, `Kernel ${g.id}`), ` — ${g.ops.length} op${g.ops.length > 1 ? 's' : ''}`),
+      h('p', {}, h('strong', {}, `Kernel ${g.id}`), g.label ? [' ', h('span', { class: 'pattern' }, g.label)] : null,
+        ` — ${g.ops.length} op${g.ops.length > 1 ? 's' : ''}${g.recomputed?.length ? `, ${g.recomputed.length} recomputed here` : ''}`),
       h('div', { class: 'props' },
         h('span', { class: 'muted' }, 'ops'), h('span', {}, names(g.ops)),
         h('span', { class: 'muted' }, 'reads'), h('span', {}, names(g.inputs)),
         h('span', { class: 'muted' }, 'writes'), h('span', {}, names(g.outputs)),
         h('span', { class: 'muted' }, 'bytes read'), h('span', { title: exactBytes(g.bytes_read) }, formatBytes(g.bytes_read)),
-        h('span', { class: 'muted' }, 'bytes written'), h('span', { title: exactBytes(g.bytes_written) }, formatBytes(g.bytes_written))),
+        h('span', { class: 'muted' }, 'bytes written'), h('span', { title: exactBytes(g.bytes_written) }, formatBytes(g.bytes_written)),
+        typeof g.time_us === 'number' ? [h('span', { class: 'muted' }, 'est. time'), h('span', { title: `${g.time_us} µs; ${g.flops} flops` }, formatTime(g.time_us))] : null),
     ];
   }
 

@@ -1,9 +1,12 @@
 // view-model.js — what the graph view draws: ops, fusion groups and edges, from a graph and its plan.
 //
 // Contract: buildViewModel(graph, plan) with plan.ok === true → {nodes, groups, edges}:
-//   nodes:  {id:'op<i>', op:i, label, kind, category, group, output, shape, dtype, parent, bytes, heat}
-//   groups: {id:'g<k>', group:k, ops, multi, color}   (multi: more than one op → drawn as a cluster)
+//   nodes:  {id:'op<i>', op:i, label, kind, category, group, output, shape, dtype, parent, bytes, heat, copies}
+//   groups: {id:'g<k>', group:k, ops, multi, color, label}   (multi: more than one op → drawn as a cluster;
+//           label: the planner's pattern label, '' when none)
 //   edges:  {id, source, target, producer, consumer, fused, reason, detail, color}
+// copies: the ids of the groups that hold op i besides its own (recomputed copies), [] for most ops. A fused
+// edge takes the colour of the consumer's group (its producer may be a recomputed copy drawn elsewhere).
 //   heat:   the legend bins of the bytes-moved colouring (byte-heat.js)
 // bytes is the plan's op_bytes_unfused[i] (null when absent); heat is its bin {color, ink} or null.
 // Everything about fusion (membership, outputs, fused/reason) is read from the plan; the graph only
@@ -12,6 +15,7 @@
 import { categoryOf, canonicalKind } from './op-kinds.js';
 import { opLabel } from './graph-text.js';
 import { byteHeat } from './byte-heat.js';
+import { groupsOfOps } from './group-rows.js';
 
 // Group colours (colour-blind friendly, readable behind dark text at low opacity).
 export const GROUP_COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#17becf'];
@@ -21,10 +25,12 @@ export function buildViewModel(graph, plan) {
   let multiCount = 0;
   const groups = plan.groups.map((g) => {
     const multi = g.ops.length > 1;
-    return { id: `g${g.id}`, group: g.id, ops: g.ops, multi, color: multi ? GROUP_COLORS[multiCount++ % GROUP_COLORS.length] : null };
+    return { id: `g${g.id}`, group: g.id, ops: g.ops, multi, color: multi ? GROUP_COLORS[multiCount++ % GROUP_COLORS.length] : null,
+      label: g.label ?? '' };
   });
   const groupById = new Map(groups.map((g) => [g.group, g]));
   const heat = byteHeat(plan.op_bytes_unfused);
+  const holders = groupsOfOps(plan);
   const nodes = graph.ops.map((op, i) => {
     const g = groupById.get(plan.op_group[i]);
     return {
@@ -32,6 +38,7 @@ export function buildViewModel(graph, plan) {
       group: plan.op_group[i], output: outputs.has(i), shape: op.shape, dtype: op.dtype ?? `${op.dtype_bytes} B`,
       parent: g?.multi ? g.id : null, color: g?.color ?? null,
       bytes: plan.op_bytes_unfused?.[i] ?? null, heat: heat.bins[heat.binOf[i]] ?? null,
+      copies: (holders.get(i) ?? []).filter((k) => k !== plan.op_group[i]),
     };
   });
   const seen = new Set();
@@ -42,7 +49,7 @@ export function buildViewModel(graph, plan) {
     seen.add(id);
     edges.push({ id, source: `op${e.producer}`, target: `op${e.consumer}`, producer: e.producer, consumer: e.consumer,
       fused: !!e.fused, reason: e.fused ? null : e.reason, detail: e.detail ?? null,
-      color: e.fused ? nodes[e.producer]?.color ?? null : null });
+      color: e.fused ? nodes[e.consumer]?.color ?? nodes[e.producer]?.color ?? null : null });
   }
   return { nodes, groups, edges, heat: heat.bins };
 }

@@ -1,0 +1,109 @@
+// collapse.test.mjs — collapsed fusion groups are one drawn node each; edges to their members merge.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { loadFusion } from '../../wasm/fusion.mjs';
+import { buildViewModel } from '../../web/src/view-model.js';
+import { COLLAPSE_ABOVE, collapseViewModel, drawnViewModel, isOpen, toggleGroup, openGroup, setAll, countCollapsed, expandTo } from '../../web/src/collapse.js';
+
+let fusion;
+before(async () => { fusion = await loadFusion(); });
+const OPTIONS = { broadcast: true, resident_sources: false };
+
+// x → (a → b) → m(matmul) → (c → d); y feeds a and c.
+const GRAPH = { ops: [
+  { name: 'x', kind: 'input', shape: [64, 64], dtype: 'f32' },
+  { name: 'y', kind: 'input', shape: [64, 64], dtype: 'f32' },
+  { name: 'a', kind: 'add', inputs: ['x', 'y'], shape: [64, 64], dtype: 'f32' },
+  { name: 'b', kind: 'relu', inputs: ['a'], shape: [64, 64], dtype: 'f32' },
+  { name: 'm', kind: 'matmul', inputs: ['b', 'y'], shape: [64, 64], dtype: 'f32' },
+  { name: 'c', kind: 'mul', inputs: ['m', 'y'], shape: [64, 64], dtype: 'f32' },
+  { name: 'd', kind: 'tanh', inputs: ['c'], shape: [64, 64], dtype: 'f32' },
+] };
+
+const planOf = (graph) => {
+  const plan = fusion.plan(JSON.stringify(graph), OPTIONS);
+  assert.equal(plan.ok, true);
+  return plan;
+};
+
+test('a small graph opens expanded and a large one collapsed; toggling flips one group', () => {
+  assert.equal(isOpen(null, 3, COLLAPSE_ABOVE), true);
+  assert.equal(isOpen(null, 3, COLLAPSE_ABOVE + 1), false);
+  const one = toggleGroup(null, 3, 5000);
+  assert.deepEqual(one, { all: false, except: [3], ops: 5000 });
+  assert.equal(isOpen(one, 3, 5000), true);
+  assert.equal(isOpen(one, 4, 5000), false);
+  assert.deepEqual(toggleGroup(one, 3, 5000), { all: false, except: [], ops: 5000 });
+  assert.equal(openGroup(one, 3, 5000), one, 'opening an open group changes nothing');
+  assert.equal(isOpen(toggleGroup(setAll(true, 10), 7, 10), 7, 10), false);
+  assert.equal(isOpen(one, 3, 4999), false, 'a state made for another graph size no longer applies');
+  assert.equal(isOpen(setAll(false, 5000), 3, 10), true);
+});
+
+test('a collapsed group is one node with the plan\'s bytes, and its inner edges vanish', () => {
+  const plan = planOf(GRAPH);
+  const vm = buildViewModel(GRAPH, plan);
+  const ab = plan.op_group[2];
+  const cd = plan.op_group[5];
+  assert.equal(plan.op_group[3], ab);
+  const out = collapseViewModel(vm, plan, (k) => k !== ab);
+  const g = out.nodes.find((n) => n.id === `g${ab}`);
+  const pg = plan.groups.find((x) => x.id === ab);
+  assert.equal(g.collapsed, true);
+  assert.deepEqual(g.ops, [2, 3]);
+  assert.deepEqual([g.bytesRead, g.bytesWritten], [pg.bytes_read, pg.bytes_written]);
+  assert.match(g.label, new RegExp(`kernel ${ab} · 2 ops`));
+  assert.equal(g.sub, 'a … b');
+  assert.deepEqual(out.nodes.map((n) => n.id), ['op0', 'op1', `g${ab}`, 'op4', 'op5', 'op6']);
+  assert.deepEqual(out.nodeOf, ['op0', 'op1', `g${ab}`, `g${ab}`, 'op4', 'op5', 'op6']);
+  assert.equal(out.groups.find((x) => x.group === ab).multi, false, 'no cluster for a collapsed group');
+  assert.equal(out.groups.find((x) => x.group === cd).multi, true, 'an open group keeps its cluster');
+  assert.ok(!out.edges.some((e) => e.source === e.target), 'no inner edge');
+  // y feeds a (inside the group) once: one edge y → group; x too.
+  const into = out.edges.filter((e) => e.target === `g${ab}`).map((e) => [e.source, e.count]);
+  assert.deepEqual(into.sort(), [['op0', 1], ['op1', 1]]);
+  assert.deepEqual(out.edges.filter((e) => e.source === `g${ab}`).map((e) => e.target), ['op4']);
+});
+
+test('parallel edges into a collapsed group merge and count what they stand for', () => {
+  // y feeds both c and d's group twice (c and d both read y).
+  const graph = { ops: [...GRAPH.ops.slice(0, 6), { name: 'd', kind: 'add', inputs: ['c', 'y'], shape: [64, 64], dtype: 'f32' }] };
+  const plan = planOf(graph);
+  const cd = plan.op_group[5];
+  const out = collapseViewModel(buildViewModel(graph, plan), plan, (k) => k !== cd);
+  const fromY = out.edges.filter((e) => e.source === 'op1' && e.target === `g${cd}`);
+  assert.equal(fromY.length, 1);
+  assert.equal(fromY[0].count, 2);
+  assert.equal(fromY[0].id, 'e1-5', 'the merged edge keeps the id of the first plan edge');
+});
+
+test('every op of a large graph is drawn exactly once, inside its collapsed group or as itself', () => {
+  const text = readFileSync(new URL('../../examples/transformer-mlp.json', import.meta.url), 'utf8');
+  const ops = [];
+  const base = JSON.parse(text).ops;
+  for (let r = 0; r < 40; r++) ops.push(...base.map((op) => ({ ...op, name: `${op.name}_${r}`, inputs: op.inputs?.map((i) => `${i}_${r}`) })));
+  const graph = { ops };
+  assert.ok(ops.length > COLLAPSE_ABOVE);
+  const plan = planOf(graph);
+  const out = drawnViewModel(graph, plan, null);
+  const multi = plan.groups.filter((g) => g.ops.length > 1);
+  assert.deepEqual(countCollapsed(plan, null, ops.length), { multi: multi.length, closed: multi.length });
+  assert.deepEqual(countCollapsed(plan, setAll(true, ops.length), ops.length), { multi: multi.length, closed: 0 });
+  assert.equal(out.nodes.length, ops.length - multi.reduce((s, g) => s + g.ops.length - 1, 0));
+  const drawn = new Set(out.nodes.map((n) => n.id));
+  assert.ok(out.nodeOf.every((id) => drawn.has(id)));
+  assert.ok(out.edges.every((e) => drawn.has(e.source) && drawn.has(e.target)));
+  assert.ok(!out.edges.some((e) => e.fused), 'fused edges only live inside groups');
+  const expanded = drawnViewModel(graph, plan, setAll(true, ops.length));
+  assert.equal(expanded.nodes.length, ops.length);
+});
+
+test('an expand event opens or closes one group, or all of them', () => {
+  assert.deepEqual(expandTo(null, 'all', true, 5000), { all: true, except: [], ops: 5000 });
+  const one = expandTo(null, 4, true, 5000);
+  assert.equal(isOpen(one, 4, 5000), true);
+  assert.equal(expandTo(one, 4, true, 5000), one);
+  assert.equal(isOpen(expandTo(one, 4, false, 5000), 4, 5000), false);
+  assert.equal(isOpen(expandTo(null, 4, false, 10), 4, 10), false);
+});

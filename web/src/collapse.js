@@ -1,0 +1,117 @@
+// collapse.js — which fusion groups are drawn collapsed, and the view model with collapsed groups folded.
+//
+// Contract (pure, no DOM):
+//   COLLAPSE_ABOVE: graphs with more ops than this open with every multi-op group collapsed.
+//   Expansion state (state.expanded in events.js) is null (the default for the graph's size) or
+//   {all: boolean, except: [group ids], ops}: group k is open when `all` differs from `except.includes(k)`.
+//   A state made for a graph of another op count (`ops`) no longer applies: the default does.
+//   isOpen(expanded, k, opCount), toggleGroup(expanded, k, opCount), openGroup(expanded, k, opCount),
+//   setAll(open, opCount), expandTo(expanded, k|'all', open, opCount) → a new expansion state; countCollapsed(plan, expanded, opCount) → {multi, closed}:
+//   multi-op groups, and how many of them are closed.
+//   collapseViewModel(vm, plan, open(k)) → a view model of the same shape (view-model.js) where every
+//   multi-op group with open(k) false is one node {id:'g<k>', collapsed:true, group:k, ops, label, sub,
+//   color, bytesRead, bytesWritten} (sub: the planner's pattern label, else "first … last" op; bytes are the
+//   plan's group bytes_read/bytes_written, as given); its member ops and inner edges are gone, and edges to
+//   or from its members are merged into one edge per pair of drawn nodes ({…, count}: how many plan edges it
+//   stands for; id and producer/consumer of the first; the reason shown is a blocking one when any is). vm.nodeOf[i] is the id of the drawn node holding
+//   op i (a recomputed copy stays with its owner). Open groups are left as they are.
+//   drawnViewModel(graph, plan, expanded) → buildViewModel, then collapseViewModel by the expansion state.
+//   Linear in ops + edges. Not here: layout, drawing, any byte arithmetic. Shown by tests/web/collapse.test.mjs.
+
+import { isBlocked } from './reasons.js';
+import { buildViewModel } from './view-model.js';
+
+export const COLLAPSE_ABOVE = 300;
+
+export const setAll = (open, opCount) => ({ all: !!open, except: [], ops: opCount });
+const current = (expanded, opCount) => (expanded?.ops === opCount ? expanded : setAll(opCount <= COLLAPSE_ABOVE, opCount));
+
+export function isOpen(expanded, group, opCount) {
+  const s = current(expanded, opCount);
+  return s.all !== s.except.includes(group);
+}
+
+// Flip one group.
+export function toggleGroup(expanded, group, opCount) {
+  const s = current(expanded, opCount);
+  const except = s.except.includes(group) ? s.except.filter((g) => g !== group) : [...s.except, group];
+  return { all: s.all, except, ops: opCount };
+}
+
+// Open one group (unchanged state when it is already open).
+export function openGroup(expanded, group, opCount) {
+  return isOpen(expanded, group, opCount) ? expanded : toggleGroup(expanded, group, opCount);
+}
+
+// The expansion state after an 'expand' event: group k (or 'all') opened or closed.
+export function expandTo(expanded, group, open, opCount) {
+  if (group === 'all') return setAll(open, opCount);
+  return isOpen(expanded, group, opCount) === !!open ? expanded : toggleGroup(expanded, group, opCount);
+}
+
+// How many groups of a plan have several ops (multi), and how many of those are drawn collapsed (closed).
+export function countCollapsed(plan, expanded, opCount) {
+  const multi = plan.groups.filter((g) => g.ops.length > 1);
+  return { multi: multi.length, closed: multi.filter((g) => !isOpen(expanded, g.id, opCount)).length };
+}
+
+// "first … last" op labels of a group, each shortened to fit a node box.
+function spanLabel(vm, ops) {
+  const cut = (s) => (s.length > 26 ? `…${s.slice(-25)}` : s);
+  const first = cut(vm.nodes[ops[0]].label);
+  return ops.length > 1 ? `${first} … ${cut(vm.nodes[ops[ops.length - 1]].label)}` : first;
+}
+
+// The drawn node standing for a collapsed group.
+function groupNode(vm, g, planGroup) {
+  return {
+    id: g.id, op: null, collapsed: true, group: g.group, ops: g.ops, category: 'kernel', parent: null,
+    color: g.color, label: `▸ kernel ${g.group} · ${g.ops.length} ops`, sub: g.label || spanLabel(vm, g.ops),
+    bytesRead: planGroup?.bytes_read ?? null, bytesWritten: planGroup?.bytes_written ?? null,
+    output: true, bytes: null, heat: null,
+  };
+}
+
+// Edges between drawn nodes: inner edges of a collapsed group vanish, parallel ones merge.
+function foldEdges(edges, nodeOf) {
+  const byPair = new Map();
+  for (const e of edges) {
+    const source = nodeOf[e.producer];
+    const target = nodeOf[e.consumer];
+    if (source === target) continue;
+    const key = `${source}>${target}`;
+    const seen = byPair.get(key);
+    if (seen) {
+      seen.count++;
+      if (!seen.blocked && isBlocked(e.reason)) Object.assign(seen, { reason: e.reason, detail: e.detail, blocked: true });
+    } else byPair.set(key, { ...e, source, target, count: 1, blocked: !e.fused && isBlocked(e.reason) });
+  }
+  return [...byPair.values()].map(({ blocked, ...e }) => e);
+}
+
+export function collapseViewModel(vm, plan, open) {
+  const planGroups = new Map(plan.groups.map((g) => [g.id, g]));
+  const closed = vm.groups.filter((g) => g.multi && !open(g.group));
+  const nodeOf = vm.nodes.map((n) => n.id);
+  if (closed.length === 0) return { ...vm, nodeOf };
+  for (const g of closed) for (const i of g.ops) if (vm.nodes[i].group === g.group) nodeOf[i] = g.id; // not recomputed copies
+  const closedById = new Map(closed.map((g) => [g.group, g]));
+  const nodes = [];
+  const placed = new Set();
+  for (const n of vm.nodes) {
+    const g = closedById.get(n.group);
+    if (!g) nodes.push(n);
+    else if (!placed.has(g.group)) {
+      placed.add(g.group);
+      nodes.push(groupNode(vm, g, planGroups.get(g.group)));
+    }
+  }
+  const groups = vm.groups.map((g) => (closedById.has(g.group) ? { ...g, multi: false, collapsed: true } : g));
+  return { ...vm, nodes, groups, edges: foldEdges(vm.edges, nodeOf), nodeOf };
+}
+
+// What the graph view draws for a graph, its plan and the expansion state.
+export function drawnViewModel(graph, plan, expanded) {
+  const n = graph.ops.length;
+  return collapseViewModel(buildViewModel(graph, plan), plan, (k) => isOpen(expanded, k, n));
+}

@@ -1,0 +1,52 @@
+// strategy-catalog.js — the strategies and hardware profiles the pickers offer, with words for people.
+//
+// Contract: catalogFrom({strategies, hardware}) → {strategies: [{name, label, blurb}], hardware: [...]}: the
+// planner's names, in its order, each with a short label and a one-line blurb (a name this file has no
+// words for keeps its name as label; a hardware profile's own description wins over the blurb). The names
+// come from the WASM module's catalog() — fromModule(fusion) reads it (planner-worker.js asks) — so a
+// strategy or device added to the core appears in the pickers by itself; before the planner has loaded, the
+// lists are empty. DEFAULT_CHOICES are the planner's defaults (what an option left out means). Pure; no
+// planning here. Shown by tests/web/strategy-catalog.test.mjs.
+
+export const DEFAULT_CHOICES = Object.freeze({ strategy: 'seed', hardware: 'a100' });
+
+const WORDS = {
+  strategies: {
+    seed: ['Strict (seed)', 'Only elementwise ops fuse, along equal or broadcast-compatible shapes (DESIGN.md).'],
+    xla: ['XLA-style', 'Loop and sibling (multi-output) fusion, reduction inputs, cheap recomputation; no matmul epilogues.'],
+    tvm: ['TVM-style', 'Anchor + epilogue: elementwise consumers fuse into matmul, conv and reductions; no sibling fusion.'],
+    inductor: ['Inductor-style', 'Epilogues, reductions and sibling fusion, up to 64 ops per kernel, cheap recomputation.'],
+  },
+  hardware: {
+    h100: ['H100', 'NVIDIA H100: 3.35 TB/s, 989.5 TFLOP/s FP16 tensor cores.'],
+    a100: ['A100', 'NVIDIA A100: 2.039 TB/s, 312 TFLOP/s FP16 tensor cores.'],
+    rtx4090: ['RTX 4090', 'NVIDIA GeForce RTX 4090: 1.008 TB/s, 165.2 TFLOP/s FP16 tensor cores.'],
+  },
+};
+
+// One entry: a name (or {name, description} from the module) with its label and blurb.
+function entry(kind, item) {
+  const name = typeof item === 'string' ? item : String(item?.name ?? '');
+  const [label, blurb] = WORDS[kind][name] ?? [name, ''];
+  return { name, label, blurb: typeof item === 'object' && item?.description ? item.description : blurb };
+}
+
+export function catalogFrom({ strategies, hardware } = {}) {
+  const list = (kind, items) => (Array.isArray(items) ? items : []).map((x) => entry(kind, x));
+  return { strategies: list('strategies', strategies), hardware: list('hardware', hardware) };
+}
+
+// The lists a loaded planner module offers: its catalog()'s strategy names and hardware profiles (null
+// where it has none).
+export function fromModule(fusion) {
+  const catalog = typeof fusion?.catalog === 'function' ? fusion.catalog() : null;
+  return {
+    strategies: catalog?.strategies?.map((s) => s.name) ?? null,
+    hardware: catalog?.hardware?.map(({ name, description }) => ({ name, description })) ?? null,
+  };
+}
+
+// The label of a strategy or hardware name ('seed' → 'Strict (seed)'), known to the catalog or not.
+export function labelOf(catalog, kind, name) {
+  return catalog[kind].find((e) => e.name === name)?.label ?? WORDS[kind][name]?.[0] ?? name;
+}
