@@ -19,13 +19,13 @@ const bench = 'build/native/bench/fusion-bench';
 const limit = 3;
 
 function run(generator, size, strategy) {
-  const out = execFileSync(bench, ['--json', '--generators', generator, '--sizes', String(size), '--strategy', strategy],
+  const out = execFileSync(bench, ['--json', '--repeat', '5', '--generators', generator, '--sizes', String(size), '--strategy', strategy],
     { encoding: 'utf8', maxBuffer: 1 << 26 });
   return JSON.parse(out.trim().split('\n').pop());
 }
 
 const pad = (v, w) => String(v).padStart(w);
-console.log('plan time in ms (best of 3), kernels after fusion, and plan time / seed plan time\n');
+console.log('plan time in ms (best of 5), kernels after fusion, and plan time / seed plan time\n');
 console.log(['generator'.padEnd(15), pad('ops', 8), ...strategies.map((s) => pad(s, 22))].join(' '));
 const worst = [];
 for (const generator of generators) {
