@@ -190,6 +190,30 @@ std::optional<std::uint64_t> unfused_bytes(const FusionGraph& g, bool resident_s
   return total;
 }
 
+namespace {
+
+// Each group's unfused bytes (of the ops it owns; an op left only as copies goes to the first group that
+// recomputes it) and its saving, so the savings of all groups add up to bytes_unfused - bytes_fused.
+void attribute_savings(const FusionGraph& g, FusionPlan& plan) {
+  std::vector<char> owned(g.size(), 0), counted(g.size(), 0);
+  for (const FusionGroup& group : plan.groups)
+    for (OpId member : group.ops)
+      if (!std::binary_search(group.recomputed.begin(), group.recomputed.end(), member)) owned[member] = 1;
+  for (FusionGroup& group : plan.groups) {
+    group.bytes_unfused = 0;
+    for (OpId member : group.ops) {
+      const bool copy = std::binary_search(group.recomputed.begin(), group.recomputed.end(), member);
+      if ((copy && owned[member]) || counted[member]) continue;
+      counted[member] = 1;
+      group.bytes_unfused = saturating_add(group.bytes_unfused, plan.op_bytes_unfused[member]);
+    }
+    group.bytes_saved = static_cast<std::int64_t>(group.bytes_unfused) -
+                        static_cast<std::int64_t>(saturating_add(group.bytes_read, group.bytes_written));
+  }
+}
+
+}  // namespace
+
 void price_plan(const FusionGraph& g, FusionPlan& plan) {
   const bool resident = plan.options.resident_sources;
   const std::vector<std::uint64_t> bytes = output_bytes_of(g);
@@ -203,6 +227,7 @@ void price_plan(const FusionGraph& g, FusionPlan& plan) {
   sum_fused(g, plan);
   plan.op_bytes_unfused = per_op_unfused(g, bytes, resident).value_or(std::vector<std::uint64_t>(g.size(), 0));
   sum_unfused(g, work, hw, plan);
+  attribute_savings(g, plan);
   plan.speedup_estimate = ratio_or_one(static_cast<double>(plan.bytes_unfused), static_cast<double>(plan.bytes_fused));
   plan.time_speedup = ratio_or_one(plan.time_unfused_us, plan.time_fused_us);
 }

@@ -84,6 +84,8 @@ FusionGroup read_group(const json& v, const std::string& path, PlanFields& f) {
   if (v.is_object() && v.contains("label")) group.label = f.text(v, "label", path);
   if (v.is_object() && v.contains("flops")) group.flops = f.count(v, "flops", path);
   if (v.is_object() && v.contains("time_us")) group.time_us = f.number(v, "time_us", path);
+  if (v.is_object() && v.contains("bytes_unfused")) group.bytes_unfused = f.count(v, "bytes_unfused", path);
+  if (v.is_object() && v.contains("bytes_saved")) group.bytes_saved = static_cast<std::int64_t>(f.number(v, "bytes_saved", path));
   return group;
 }
 

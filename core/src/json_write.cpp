@@ -50,6 +50,10 @@ void append_group(std::string& out, const FusionGroup& group) {
   out += ",\"flops\":";
   append_number(out, group.flops);
   out += ",\"time_us\":" + json(group.time_us).dump();
+  out += ",\"bytes_unfused\":";
+  append_number(out, group.bytes_unfused);
+  out += ",\"bytes_saved\":";
+  append_number(out, group.bytes_saved);
   out += '}';
 }
 

@@ -12,7 +12,7 @@ after(async () => { await site?.close(); });
 test('Download plan JSON saves the plan shown on screen', { timeout: 60_000 }, async () => {
   const page = await openPage(site, '#example=diamond');
   await waitForPlan(page);
-  await page.getByText('Export').click();
+  await page.locator('summary', { hasText: /^Export/ }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
   assert.equal(download.suggestedFilename(), 'fusion-plan.json');
   const saved = JSON.parse(readFileSync(await download.path(), 'utf8'));
@@ -23,7 +23,7 @@ test('Download plan JSON saves the plan shown on screen', { timeout: 60_000 }, a
 test('Save graph as PNG downloads an image', { timeout: 60_000 }, async () => {
   const page = await openPage(site, '#example=diamond');
   await waitForPlan(page);
-  await page.getByText('Export').click();
+  await page.locator('summary', { hasText: /^Export/ }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
   const bytes = readFileSync(await download.path());
   assert.deepEqual([...bytes.subarray(1, 4)], [...Buffer.from('PNG')]);
@@ -34,7 +34,7 @@ test('Copy plan as Markdown puts a table with every group on the clipboard', { t
   const page = await openPage(site, '#example=transformer-mlp');
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.server.url.replace(/\/$/, '') });
   await waitForPlan(page);
-  await page.getByText('Export').click();
+  await page.locator('summary', { hasText: /^Export/ }).click();
   await page.getByTestId('export-markdown').click();
   await page.getByTestId('notice').waitFor();
   const md = await page.evaluate(() => navigator.clipboard.readText());

@@ -105,6 +105,11 @@ test('?onnx= loads a model from this site; another site or an absolute address i
   await page.waitForFunction(() => /resnet18\.onnx/.test(document.querySelector('[data-testid="import-text"]').textContent));
   assert.deepEqual(await shownNumbers(page), numbersOf(cliPlan(importerText(model('resnet18.onnx')))));
 
+  await page.goto(`${site.server.url}?embed&onnx=models/resnet18.onnx`);
+  await page.waitForFunction(() => window.fusionPlayground?.store.getState().graph?.ops.length === 173, null, { timeout: 60_000 });
+  await waitForPlan(page, 1, 60_000);
+  assert.deepEqual(await shownNumbers(page), numbersOf(cliPlan(importerText(model('resnet18.onnx')))), 'an embed shows the model too');
+
   for (const [query, why] of [['?onnx=https://example.com/m.onnx', /only a relative path/], ['?onnx=//example.com/m.onnx', /only a relative path/],
     ['?onnx=models/missing.onnx', /could not be loaded .*404/]]) {
     await page.goto(`${site.server.url}${query}#example=diamond`);

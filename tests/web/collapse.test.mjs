@@ -4,7 +4,7 @@ import { before, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { loadFusion } from '../../wasm/fusion.mjs';
 import { buildViewModel } from '../../web/src/view-model.js';
-import { COLLAPSE_ABOVE, collapseViewModel, drawnViewModel, isOpen, toggleGroup, openGroup, setAll, countCollapsed, expandTo } from '../../web/src/collapse.js';
+import { COLLAPSE_ABOVE, collapseViewModel, drawnViewModel, isOpen, toggleGroup, openGroup, setAll, countCollapsed, expandTo, countDrawn, MAX_DRAWN } from '../../web/src/collapse.js';
 
 let fusion;
 before(async () => { fusion = await loadFusion(); });
@@ -106,4 +106,18 @@ test('an expand event opens or closes one group, or all of them', () => {
   assert.equal(expandTo(one, 4, true, 5000), one);
   assert.equal(isOpen(expandTo(one, 4, false, 5000), 4, 5000), false);
   assert.equal(isOpen(expandTo(null, 4, false, 10), 4, 10), false);
+});
+
+test('the box count follows the open groups, and past MAX_DRAWN boxes nothing is drawn', () => {
+  const plan = planOf(GRAPH);
+  const ab = plan.op_group[2];
+  assert.equal(countDrawn(plan, setAll(true, 7), 7), 7);
+  assert.equal(countDrawn(plan, expandTo(setAll(true, 7), ab, false, 7), 7), 6);
+  assert.equal(countDrawn(plan, setAll(false, 7), 7), 7 - (plan.op_group.length - new Set(plan.op_group).size));
+  const ops = [{ name: 'x', kind: 'input', shape: [4], dtype: 'f32' }];
+  for (let i = 1; i <= MAX_DRAWN; i++) ops.push({ kind: 'matmul', inputs: [i - 1, 0], shape: [4], dtype: 'f32' });
+  const big = { ops };
+  const bigPlan = planOf(big);
+  const vm = drawnViewModel(big, bigPlan, null);
+  assert.deepEqual([vm.nodes.length, vm.edges.length, vm.tooMany], [0, 0, MAX_DRAWN + 1]);
 });

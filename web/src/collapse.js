@@ -15,13 +15,15 @@
 //   or from its members are merged into one edge per pair of drawn nodes ({…, count}: how many plan edges it
 //   stands for; id and producer/consumer of the first; the reason shown is a blocking one when any is). vm.nodeOf[i] is the id of the drawn node holding
 //   op i (a recomputed copy stays with its owner). Open groups are left as they are.
-//   drawnViewModel(graph, plan, expanded) → buildViewModel, then collapseViewModel by the expansion state.
+//   drawnViewModel(graph, plan, expanded) → buildViewModel, then collapseViewModel by the expansion state; past
+//   MAX_DRAWN boxes (countDrawn) an empty view model with tooMany: the box count (the page says so instead).
 //   Linear in ops + edges. Not here: layout, drawing, any byte arithmetic. Shown by tests/web/collapse.test.mjs.
 
 import { isBlocked } from './reasons.js';
 import { buildViewModel } from './view-model.js';
 
 export const COLLAPSE_ABOVE = 300;
+export const MAX_DRAWN = 15_000; // boxes; a bigger drawing would hold the page for seconds per frame
 
 export const setAll = (open, opCount) => ({ all: !!open, except: [], ops: opCount });
 const current = (expanded, opCount) => (expanded?.ops === opCount ? expanded : setAll(opCount <= COLLAPSE_ABOVE, opCount));
@@ -110,8 +112,20 @@ export function collapseViewModel(vm, plan, open) {
   return { ...vm, nodes, groups, edges: foldEdges(vm.edges, nodeOf), nodeOf };
 }
 
-// What the graph view draws for a graph, its plan and the expansion state.
+// What the graph view draws for a graph, its plan and the expansion state: nothing (tooMany: the box count)
+// past MAX_DRAWN boxes.
 export function drawnViewModel(graph, plan, expanded) {
   const n = graph.ops.length;
+  const boxes = countDrawn(plan, expanded, n);
+  if (boxes > MAX_DRAWN) return { nodes: [], groups: [], edges: [], heat: [], nodeOf: [], tooMany: boxes };
   return collapseViewModel(buildViewModel(graph, plan), plan, (k) => isOpen(expanded, k, n));
+}
+
+// How many boxes the graph view draws: every op, less all but one op of each closed multi-op group.
+export function countDrawn(plan, expanded, opCount) {
+  const owned = new Map();
+  for (const k of plan.op_group) owned.set(k, (owned.get(k) ?? 0) + 1);
+  let n = plan.op_group.length;
+  for (const g of plan.groups) if (g.ops.length > 1 && !isOpen(expanded, g.id, opCount)) n -= (owned.get(g.id) ?? 1) - 1;
+  return n;
 }

@@ -17,6 +17,7 @@ import { parseShape } from './selection-panel.js';
 import { planMarkdown } from './plan-markdown.js';
 
 const $ = (id) => document.getElementById(id);
+const FIND_SUGGESTIONS = 2000;
 
 // Copy text to the clipboard; true when it worked.
 async function copyText(text) {
@@ -148,7 +149,8 @@ export function installControls({ store, dispatch, editor, graphView, editable, 
   });
   store.subscribe((s, prev) => {
     if (s.graph !== prev.graph) {
-      $('find-list').replaceChildren(...(s.graph?.ops ?? []).map((_, i) => h('option', { value: opLabel(s.graph, i) })));
+      // Suggestions for the first FIND_SUGGESTIONS ops (a datalist of tens of thousands takes seconds to build).
+      $('find-list').replaceChildren(...(s.graph?.ops ?? []).slice(0, FIND_SUGGESTIONS).map((_, i) => h('option', { value: opLabel(s.graph, i) })));
       graphView.setMatches(matches());
     }
   });

@@ -51,7 +51,7 @@ export function installFileOpen({ store, dispatch, editable }) {
       if (run.toNumbersMs === null) return;
       run.toDrawnMs = performance.now() - run.t0;
       stop();
-      show(`drawn ${seconds(run.toDrawnMs)} after opening`, false);
+      show(`on screen ${seconds(run.toDrawnMs)} after opening`, false);
     });
     const stop = () => { drawn.disconnect(); unsubscribe(); };
     unsubscribe = store.subscribe((s) => {

@@ -5,12 +5,13 @@
 // one box; selecting, finding, centring or locating an op inside it uses that box (vm.nodeOf), and an edge
 // merged into a collapsed group's edge selects that one. Clicking a collapsed box calls onSelect(group) and
 // onToggleGroup(k); double-clicking an open cluster calls onToggleGroup(k). Above LITE_ABOVE drawn nodes
-// labels hide when zoomed far out and edges are plain straight lines. setColorBy('bytes') fills each op with its
-// bytes-moved colour from the view model (node.heat); 'group' (default) shows categories and kernel colours. render(vm, {positions, routes}, {fit}) → Promise<drawn>
-// draws a view model (view-model.js; a big one CHUNK elements per frame, so no task grows with the graph)
-// with the node positions and edge routes from layout.js; it reads nothing else. A cluster is titled
-// "kernel N · <pattern label>"; an op the plan also recomputes in another kernel has a violet halo. Gestures only call handlers — onSelect(target|null),
-// onConnect(producer, consumer) — the view never changes the graph or the state itself (state → view).
+// labels hide when zoomed far out and edges are plain straight lines. setColorBy('bytes') fills each op with
+// its bytes-moved colour from the view model (node.heat); 'group' (default) shows categories and kernel
+// colours. render(vm, {positions, routes}, {fit}) → Promise<drawn> draws a view model (view-model.js; a big
+// one CHUNK elements per frame) with the node positions and edge routes from layout.js; it reads nothing
+// else. A cluster is titled "kernel N · <pattern label>"; an op the plan also recomputes in another kernel has
+// a violet halo. Gestures only call handlers — onSelect(target|null), onConnect(producer, consumer) — the
+// view never changes the graph or the state itself (state → view).
 // Browser-only; shown by tests/browser/page-graph.test.mjs.
 
 import cytoscape from 'cytoscape';
@@ -73,7 +74,7 @@ const STYLE = [
   { selector: 'edge.lite.unfused', style: { 'line-color': '#c3cad2', 'target-arrow-color': '#c3cad2' } },
 ];
 export const LITE_ABOVE = 600; // drawn nodes
-export const CHUNK = 4000; // elements added per frame when drawing a big graph
+export const CHUNK = 3000; // elements added per frame when drawing a big graph
 
 // Cytoscape elements for a view model placed at positions, edges along their routes.
 function toElements(vm, { positions, routes }) {
@@ -169,7 +170,7 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
 
   return {
     cy,
-    // Draws a view model; a big one is added CHUNK elements per frame so no single task grows with the graph.
+    // Draws a view model; a big one is added CHUNK elements per frame, spreading the styling of new elements.
     // Resolves to true once everything is drawn (false when a newer render took over).
     async render(vm, positions, { fit = true } = {}) {
       const seq = ++renderSeq;

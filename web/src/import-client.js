@@ -13,7 +13,7 @@ export function createImporter() {
   const pending = new Map();
 
   const failAll = (message) => {
-    for (const [id, { name, done }] of pending) done({ ok: false, name, error: { message, node: null, opType: null, path: null, code: 'worker_failed' } });
+    for (const { name, done } of pending.values()) done({ ok: false, name, error: { message, node: null, opType: null, path: null, code: 'worker_failed' } });
     pending.clear();
   };
 

@@ -1,14 +1,15 @@
 // large-graph.js — the controls that keep big graphs usable: expand/collapse fusion groups (a click on a
-// collapsed group, a double-click on an open one, E for the selected one, "Expand all"/"Collapse all"),
-// revealing a selected op hidden in a collapsed group (search selects it: its group opens and the view
-// centres on it), and the "largest savings first" list (savings-panel.js).
+// collapsed group, a double-click on an open one, E for the selected one, "Expand all"/"Collapse all") and
+// revealing a selected op hidden in a collapsed group (Find selects it: its group opens and the view centres
+// on it). The "largest savings first" list is savings-panel.js.
 //
 // Contract: installLargeGraph({store, dispatch, graphView}) wires index.html's #graph-corner (#expand-state,
-// #expand-all, #collapse-all; shown for graphs above COLLAPSE_ABOVE ops or with a group closed) once and returns {toggle(group)} for the graph view's onToggleGroup. Expansion is state
-// ('expand' events, collapse.js decides what is open); after a re-layout that a reveal asked for, the view
-// centres on the revealed op or group. Browser-only; shown by tests/browser/page-large.test.mjs.
+// #expand-all, #collapse-all; shown for graphs above COLLAPSE_ABOVE ops or with a group closed) once and
+// returns {toggle(group)} for the graph view's onToggleGroup. Expansion is state ('expand' events; collapse.js
+// decides what is open); once the graph is drawn again after a toggle or a reveal, the view centres on that
+// group or op. Browser-only; shown by tests/browser/page-large.test.mjs.
 
-import { isOpen, countCollapsed, COLLAPSE_ABOVE } from './collapse.js';
+import { isOpen, countCollapsed, countDrawn, COLLAPSE_ABOVE, MAX_DRAWN } from './collapse.js';
 
 const $ = (id) => document.getElementById(id);
 const typing = (t) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
@@ -66,8 +67,13 @@ export function installLargeGraph({ store, dispatch, graphView }) {
     const { multi, closed } = countCollapsed(s.plan, s.expanded, s.graph.ops.length);
     $('expand-all').disabled = closed === 0;
     $('collapse-all').disabled = closed === multi;
-    $('graph-corner').hidden = multi === 0 || (closed === 0 && s.graph.ops.length <= COLLAPSE_ABOVE); // small graphs: no clutter
-    $('expand-state').textContent = `${closed} of ${multi} kernel${multi === 1 ? '' : 's'} collapsed`;
+    const boxes = countDrawn(s.plan, s.expanded, s.graph.ops.length);
+    const over = boxes > MAX_DRAWN;
+    $('graph-corner').hidden = !over && (multi === 0 || (closed === 0 && s.graph.ops.length <= COLLAPSE_ABOVE)); // small: no clutter
+    $('graph-corner').classList.toggle('warn', over);
+    $('expand-state').textContent = `${closed} of ${multi} kernel${multi === 1 ? '' : 's'} collapsed` + (over
+      ? ` — ${boxes.toLocaleString('en')} boxes are too many to draw (the page draws up to ${MAX_DRAWN.toLocaleString('en')}); the numbers and lists are complete`
+      : '');
   });
   return { toggle };
 }

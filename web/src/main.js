@@ -10,13 +10,14 @@ import { createStore } from './store.js';
 import { isStale } from './events.js';
 import { EXAMPLES } from './examples-data.js';
 import { GALLERY, DEFAULT_EXAMPLE, findExample } from './gallery.js';
-import { decodeState, encodeState, parseMode, MAX_LINK_TEXT } from './url-state.js';
+import { decodeState, parseMode, MAX_LINK_TEXT } from './url-state.js';
 import { loadDraft, saveDraft } from './drafts.js';
 import { createPlanner } from './planner-client.js';
 import { drawnViewModel } from './collapse.js';
 import { installFileOpen } from './file-open.js';
 import { installLargeGraph } from './large-graph.js';
 import { createSavingsPanel } from './savings-panel.js';
+import { createLinkEncoder } from './link-encoder.js';
 import { layoutGraph } from './layout.js';
 import { createGraphView } from './graph-view.js';
 import { createJsonEditor } from './json-editor.js';
@@ -112,9 +113,12 @@ function schedulePlan(state, event) {
 }
 
 let urlTimer = null;
+let urlSeq = 0;
+const linkEncoder = createLinkEncoder();
 function scheduleUrl(state) {
   clearTimeout(urlTimer);
-  urlTimer = setTimeout(() => {
+  const seq = ++urlSeq;
+  urlTimer = setTimeout(async () => {
     // A graph too large for a link is neither encoded (compressing tens of MB would freeze the tab) nor
     // saved as a draft (local storage holds a few MB); the person is told once.
     if (state.text.length > MAX_LINK_TEXT) {
@@ -124,7 +128,8 @@ function scheduleUrl(state) {
       }
       return;
     }
-    const hash = encodeState(state, EXAMPLES[state.example]);
+    const hash = await linkEncoder.encode(state, EXAMPLES[state.example]); // a big graph's off the main thread
+    if (seq !== urlSeq) return; // changed meanwhile: a newer call writes the link
     if (location.hash.slice(1) !== hash) history.replaceState(null, '', `#${hash}`);
     if (!mode.embed) saveDraft(localStorage, state);
   }, 300);
@@ -283,4 +288,4 @@ window.addEventListener('hashchange', () => {
 
 // For tests and the timing note: the store and the timings (read-only use).
 window.fusionPlayground = { store, timings, gallery: GALLERY, graphView, planner, screenPosition: (op) => graphView.screenPosition(op),
-  imports: fileOpen.timings, compare: compareView };
+  imports: fileOpen.timings, compare: compareView, layoutGraph };

@@ -54,6 +54,9 @@ struct FusionGroup {
   std::string label;             // pattern label (docs/strategies.md), empty when none
   std::uint64_t flops = 0;
   double time_us = 0.0;          // 0 for a group of sources
+  std::uint64_t bytes_unfused = 0;  // what the ops it owns move unfused (op_bytes_unfused summed; an op left only
+                                    // as copies counts in the first group that recomputes it)
+  std::int64_t bytes_saved = 0;     // bytes_unfused - (bytes_read + bytes_written); sums to the plan's saving
 };
 
 enum class Recompute { none, cheap, all };

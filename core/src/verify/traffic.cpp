@@ -142,6 +142,26 @@ void check_op_bytes(Context& c, std::uint64_t& unfused, std::int64_t& kernels) {
   }
 }
 
+// Per group: the unfused bytes of the ops it owns (op_group) and the saving against its fused bytes.
+void check_savings(Context& c) {
+  std::vector<std::uint64_t> owned(c.plan.groups.size(), 0);
+  for (std::size_t x = 0; x < c.g.size() && x < c.plan.op_group.size(); ++x) {
+    const std::int32_t k = c.plan.op_group[x];
+    if (k >= 0 && static_cast<std::size_t>(k) < owned.size()) owned[static_cast<std::size_t>(k)] += c.unfused_bytes_of(static_cast<OpId>(x));
+  }
+  for (const FusionGroup& group : c.plan.groups) {
+    const std::size_t k = static_cast<std::size_t>(group.id);
+    if (k >= owned.size()) continue;
+    const std::int64_t saved = static_cast<std::int64_t>(owned[k]) - static_cast<std::int64_t>(c.io[k].read + c.io[k].written);
+    if (group.bytes_unfused != owned[k] || group.bytes_saved != saved)
+      c.fail("bytes",
+             "group " + std::to_string(group.id) + " reports " + std::to_string(group.bytes_unfused) +
+                 " bytes unfused and " + std::to_string(group.bytes_saved) + " saved; its ops give " +
+                 std::to_string(owned[k]) + " and " + std::to_string(saved),
+             group.id);
+  }
+}
+
 }  // namespace
 
 void check_bytes(Context& c) {
@@ -154,6 +174,7 @@ void check_bytes(Context& c) {
       ++kernels_fused;
   }
   check_op_bytes(c, unfused, kernels_unfused);
+  check_savings(c);
   const FusionPlan& p = c.plan;
   if (p.bytes_unfused != unfused)
     c.fail("totals", "bytes_unfused is " + std::to_string(p.bytes_unfused) + "; the model gives " +
