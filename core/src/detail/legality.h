@@ -1,9 +1,10 @@
 // detail/legality.h — the per-edge rules of DESIGN.md section 3 (rules 1-3).
 //
 // `local_reason` decides one producer -> consumer edge on its own: a source producer, ops of different
-// control-flow regions, a barrier at either end, or shapes that may not share a kernel. It answers `EdgeReason::none` when the edge may
-// be merged as far as the edge itself goes; whether the merge keeps the group graph acyclic (rule 4)
-// is the grouping stage's question (grouping.h). Shown by tests/core/planner.test.cpp.
+// control-flow regions (docs/strategies.md: a rule of every strategy), a barrier at either end, or shapes
+// that may not share a kernel. It answers `EdgeReason::none` when the edge may be merged as far as the
+// edge itself goes; whether the merge keeps the group graph acyclic (rule 4) is the grouping stage's
+// question (grouping.h). Shown by tests/core/planner.test.cpp and tests/core/strategies.test.cpp.
 #pragma once
 
 #include "fusion/graph.h"

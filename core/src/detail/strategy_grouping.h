@@ -12,10 +12,8 @@
 //     tensor with the same element count merge (sibling, multi-output fusion); small loop groups are
 //     packed in order. Capped by horizontal_max_ops and the limits; the cycle check runs with a step
 //     budget, so a merge whose check would be long is skipped (safe, never a cycle).
-//  3. Recompute (rules.recompute): an op that ended up as its own kernel and is read by two or more
-//     groups becomes a copy inside each of them when every one of those edges may merge, the limits hold,
-//     fewer bytes move, and (refuse_unprofitable) the time model's upper bound of the extra time is below
-//     the kernel it removes; otherwise its edges get `unprofitable` when only the time test failed.
+//  3. Recompute (rules.recompute): a cheap producer read by other groups is copied into them when that
+//     moves fewer bytes and, with refuse_unprofitable, takes less time (recompute.h states the exact rule).
 // Cost: as grouping.h for pass 1, plus O(size of the smaller group) per group-rule check; pass 2 does at
 // most 16 candidates per op with bounded checks; pass 3 is linear in the edges. Nothing recurses.
 #pragma once
