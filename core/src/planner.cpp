@@ -52,18 +52,23 @@ void number_groups(const FusionGraph& g, const detail::Grouping& grouping, Fusio
   const std::size_t n = g.size();
   DenseGroups d = dense_groups(n, grouping);
   const std::size_t groups = d.owned.size();
-  std::vector<std::vector<std::int32_t>> successors(groups);
+  // Group edges (owner of a read -> reading group) as compressed rows: counted, then filled.
+  std::vector<std::int64_t> offsets(groups + 1, 0);
   std::vector<std::int64_t> pending(groups, 0);
-  auto add_reads = [&](std::int32_t group, OpId member) {
-    for (OpId in : g.op(member).inputs) {
-      const std::int32_t from = d.of_op[in];
-      if (from >= 0 && from != group) successors[from].push_back(group), ++pending[group];
-    }
+  auto for_each_read = [&](auto&& visit) {
+    for (std::size_t k = 0; k < groups; ++k)
+      for (const auto* list : {&d.owned[k], &d.copies[k]})
+        for (OpId member : *list)
+          for (OpId in : g.op(member).inputs) {
+            const std::int32_t from = d.of_op[in];
+            if (from >= 0 && from != static_cast<std::int32_t>(k)) visit(from, static_cast<std::int32_t>(k));
+          }
   };
-  for (std::size_t k = 0; k < groups; ++k) {
-    for (OpId member : d.owned[k]) add_reads(static_cast<std::int32_t>(k), member);
-    for (OpId member : d.copies[k]) add_reads(static_cast<std::int32_t>(k), member);
-  }
+  for_each_read([&](std::int32_t from, std::int32_t to) { ++offsets[from + 1], ++pending[to]; });
+  for (std::size_t k = 0; k < groups; ++k) offsets[k + 1] += offsets[k];
+  std::vector<std::int32_t> successors(static_cast<std::size_t>(offsets[groups]));
+  std::vector<std::int64_t> fill(offsets.begin(), offsets.end() - 1);
+  for_each_read([&](std::int32_t from, std::int32_t to) { successors[static_cast<std::size_t>(fill[from]++)] = to; });
   std::priority_queue<std::int32_t, std::vector<std::int32_t>, std::greater<>> ready;
   for (std::size_t k = 0; k < groups; ++k)
     if (pending[k] == 0) ready.push(static_cast<std::int32_t>(k));
@@ -82,8 +87,8 @@ void number_groups(const FusionGraph& g, const detail::Grouping& grouping, Fusio
       group.ops.insert(group.ops.end(), d.copies[k].begin(), d.copies[k].end());
       std::sort(group.ops.begin(), group.ops.end());
     }
-    for (std::int32_t next : successors[k])
-      if (--pending[next] == 0) ready.push(next);
+    for (std::int64_t e = offsets[k]; e < offsets[k + 1]; ++e)
+      if (const std::int32_t next = successors[static_cast<std::size_t>(e)]; --pending[next] == 0) ready.push(next);
     plan.groups.push_back(std::move(group));
   }
   plan.op_group.assign(n, -1);
