@@ -104,10 +104,8 @@ std::string catalog() {
     out["rules"] = nlohmann::json::array();
     for (std::string_view name : rule_names()) out["rules"].push_back(name);
     out["reasons"] = nlohmann::json::array();
-    for (int r = static_cast<int>(EdgeReason::source); parse_edge_reason(to_string(static_cast<EdgeReason>(r))); ++r) {
-      out["reasons"].push_back(to_string(static_cast<EdgeReason>(r)));
-      if (static_cast<EdgeReason>(r) == EdgeReason::region) break;
-    }
+    for (int r = static_cast<int>(EdgeReason::source); r <= static_cast<int>(EdgeReason::region); ++r)
+      out["reasons"].push_back(to_string(static_cast<EdgeReason>(r)));  // every reason but none, in order
     return out.dump();
   });
 }

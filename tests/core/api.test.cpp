@@ -68,3 +68,19 @@ TEST_CASE("a NUL byte ends nothing: text after it is an error, not ignored") {
   CHECK(out["error"]["code"] == "json_syntax");
   CHECK(out["error"]["column"] == 12);
 }
+
+TEST_CASE("catalog lists the presets with their rules, the hardware profiles, the rules and the reasons") {
+  const json out = json::parse(fusion::api::catalog());
+  REQUIRE(out["ok"] == true);
+  REQUIRE(out["strategies"].size() == 4);
+  CHECK(out["strategies"][0]["name"] == "seed");
+  CHECK(out["strategies"][0]["rules"]["epilogue"] == false);
+  CHECK(out["strategies"][2]["name"] == "tvm");
+  CHECK(out["strategies"][2]["rules"]["max_group_ops"] == 256);
+  REQUIRE(out["hardware"].size() == 3);
+  CHECK(out["hardware"][1]["name"] == "a100");
+  CHECK(out["hardware"][1]["bandwidth_bytes_per_s"] == 2.039e12);
+  CHECK(out["rules"].size() == 12);
+  CHECK(out["reasons"] == json::parse(R"(["source", "barrier_producer", "barrier_consumer", "shape", "cycle", "anchor",
+                                          "layout", "multi_pass", "limit", "unprofitable", "region"])"));
+}
