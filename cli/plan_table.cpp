@@ -38,7 +38,7 @@ std::string pad(std::string text, std::size_t width) {
 std::string members(const FusionGraph& g, const FusionGroup& group) {
   std::string out;
   for (OpId id : group.ops) {
-    const bool copy = std::binary_search(group.recomputed.begin(), group.recomputed.end(), id);
+    const bool copy = is_recomputed(group, id);
     out += (out.empty() ? "" : " ") + label(g, id) + (copy ? "*" : "");
   }
   return out;

@@ -198,11 +198,11 @@ void attribute_savings(const FusionGraph& g, FusionPlan& plan) {
   std::vector<char> owned(g.size(), 0), counted(g.size(), 0);
   for (const FusionGroup& group : plan.groups)
     for (OpId member : group.ops)
-      if (!std::binary_search(group.recomputed.begin(), group.recomputed.end(), member)) owned[member] = 1;
+      if (!is_recomputed(group, member)) owned[member] = 1;
   for (FusionGroup& group : plan.groups) {
     group.bytes_unfused = 0;
     for (OpId member : group.ops) {
-      const bool copy = std::binary_search(group.recomputed.begin(), group.recomputed.end(), member);
+      const bool copy = is_recomputed(group, member);
       if ((copy && owned[member]) || counted[member]) continue;
       counted[member] = 1;
       group.bytes_unfused = saturating_add(group.bytes_unfused, plan.op_bytes_unfused[member]);

@@ -101,9 +101,7 @@ void number_groups(const FusionGraph& g, const detail::Grouping& grouping, Fusio
 
 // Is op a member (owned or recomputed) of the group?
 bool is_member(const FusionPlan& plan, OpId op, std::int32_t group) {
-  if (plan.op_group[op] == group) return true;
-  const std::vector<OpId>& copies = plan.groups[static_cast<std::size_t>(group)].recomputed;
-  return std::binary_search(copies.begin(), copies.end(), op);
+  return plan.op_group[op] == group || is_recomputed(plan.groups[static_cast<std::size_t>(group)], op);
 }
 
 // Lists every distinct edge with its final decision: fused exactly when the producer is a member of the

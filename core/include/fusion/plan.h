@@ -6,6 +6,7 @@
 // checked by fusion/verify.h, written and read by fusion/json_io.h.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -78,6 +79,11 @@ struct StrategyRules {
 
   bool operator==(const StrategyRules&) const = default;
 };
+
+// Is op a recomputed copy in this group (listed in group.recomputed)?
+inline bool is_recomputed(const FusionGroup& group, OpId op) {
+  return std::binary_search(group.recomputed.begin(), group.recomputed.end(), op);
+}
 
 struct PlannerOptions {
   bool broadcast = true;          // merged edges need broadcast-compatible (else equal) shapes

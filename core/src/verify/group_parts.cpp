@@ -46,7 +46,7 @@ std::vector<std::uint64_t> part_bytes(const Context& c, const FusionGroup& group
 // Parts that a horizontal merge could have joined; flags the group when some part joins none of the others.
 void check_horizontal(Context& c, const FusionGroup& group, UnionFind& parts) {
   const auto copy = [&](OpId x) {
-    return std::binary_search(group.recomputed.begin(), group.recomputed.end(), x);
+    return is_recomputed(group, x);
   };
   std::vector<std::pair<std::size_t, OpId>> reads;  // (part root, input from outside or a copy), distinct
   for (std::size_t j = 0; j < group.ops.size(); ++j) {

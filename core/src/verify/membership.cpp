@@ -104,7 +104,7 @@ bool check_membership(Context& c) {
     }
     const FusionGroup& group = c.plan.groups[i];
     for (OpId x : group.ops) {
-      const bool copy = std::binary_search(group.recomputed.begin(), group.recomputed.end(), x);
+      const bool copy = is_recomputed(group, x);
       if (copy && first_copy[x] < 0) first_copy[x] = static_cast<std::int32_t>(i);
       if (copy) continue;
       ++owned[x];
