@@ -33,15 +33,21 @@ inline void check_errors(const std::vector<Error>& errors) {
     if (e.message.empty()) fuzz_fail("errors", std::string("empty message for code ") + to_string(e.code));
 }
 
+// One plan: verified, never costlier in bytes (nor in time when the rules refuse unprofitable merges),
+// deterministic, read back unchanged, and (seed only) grouped as the naive reference planner groups.
 inline void check_plan(const FusionGraph& graph, const PlannerOptions& options, bool compare_reference) {
+  const std::string tag = options.strategy + ": ";
   const Expected<FusionPlan> plan = FusionPlanner(options).plan(graph);
   if (!plan) return check_errors(plan.errors());
   const std::vector<Violation> violations = verify_plan(graph, options, *plan);
-  if (!violations.empty()) fuzz_fail("verifier", violations.front().code + ": " + violations.front().message);
-  if (plan->bytes_fused > plan->bytes_unfused) fuzz_fail("cost", "fused bytes above unfused");
+  if (!violations.empty()) fuzz_fail("verifier", tag + violations.front().code + ": " + violations.front().message);
+  if (plan->bytes_fused > plan->bytes_unfused) fuzz_fail("cost", tag + "fused bytes above unfused");
+  if (options.rules.refuse_unprofitable && plan->time_fused_us > plan->time_unfused_us * (1 + 1e-12))
+    fuzz_fail("time", tag + "fused time above unfused");
   const std::string text = write_plan_json(*plan);
+  if (text != write_plan_json(*FusionPlanner(options).plan(graph))) fuzz_fail("determinism", tag);
   const Expected<FusionPlan> back = read_plan_json(text);
-  if (!back || write_plan_json(*back) != text) fuzz_fail("round trip", "the written plan does not read back");
+  if (!back || write_plan_json(*back) != text) fuzz_fail("round trip", tag + "the written plan does not read back");
   if (!compare_reference || graph.size() > 200) return;
   const testing::Reference ref = testing::reference_plan(graph, options.broadcast);
   for (std::size_t x = 0; x < graph.size(); ++x)
@@ -50,26 +56,7 @@ inline void check_plan(const FusionGraph& graph, const PlannerOptions& options, 
         fuzz_fail("reference", "ops " + std::to_string(x) + " and " + std::to_string(y) + " grouped differently");
 }
 
-// Presets other than seed: verified, never costlier in bytes, never slower when they refuse unprofitable
-// merges, deterministic, and their plans read back.
-inline void check_strategies(const FusionGraph& graph) {
-  for (std::string_view name : strategy_names()) {
-    if (name == "seed") continue;
-    const FusionPlanner planner = FusionPlanner().with_strategy(std::string(name));
-    const Expected<FusionPlan> plan = planner.plan(graph);
-    if (!plan) return check_errors(plan.errors());
-    const std::vector<Violation> violations = verify_plan(graph, planner.options(), *plan);
-    if (!violations.empty()) fuzz_fail("verifier", std::string(name) + ": " + violations.front().code + ": " + violations.front().message);
-    if (plan->bytes_fused > plan->bytes_unfused) fuzz_fail("cost", std::string(name) + ": fused bytes above unfused");
-    if (planner.options().rules.refuse_unprofitable && plan->time_fused_us > plan->time_unfused_us * (1 + 1e-12))
-      fuzz_fail("time", std::string(name) + ": fused time above unfused");
-    const std::string text = write_plan_json(*plan);
-    if (text != write_plan_json(*planner.plan(graph))) fuzz_fail("determinism", std::string(name));
-    const Expected<FusionPlan> back = read_plan_json(text);
-    if (!back || write_plan_json(*back) != text) fuzz_fail("round trip", std::string(name));
-  }
-}
-
+// Seed under the four broadcast/resident combinations (against the reference), then every other preset.
 inline void check_all_options(const FusionGraph& graph, bool compare_reference) {
   for (int bits = 0; bits < 4; ++bits) {
     PlannerOptions options;
@@ -77,7 +64,8 @@ inline void check_all_options(const FusionGraph& graph, bool compare_reference) 
     options.resident_sources = (bits & 2) != 0;
     check_plan(graph, options, compare_reference);
   }
-  check_strategies(graph);
+  for (std::string_view name : strategy_names())
+    if (name != "seed") check_plan(graph, FusionPlanner().with_strategy(std::string(name)).options(), false);
 }
 
 inline void check_json_input(std::string_view text) {
