@@ -3,30 +3,26 @@
 
 namespace fusion::detail {
 
-GroupStats::GroupStats(const FusionGraph& g, const Producers& producers, const Consumers& consumers)
-    : g_(g), producers_(producers), consumers_(consumers) {
+GroupStats::GroupStats(const FusionGraph& g, const Producers& producers, const Consumers& consumers,
+                       const std::vector<std::vector<OpId>>& members)
+    : g_(g), producers_(producers), consumers_(consumers), members_(members) {
   const std::size_t n = g.size();
   counts_.resize(n);
-  members_.resize(n);
   inputs_.resize(n);
   outside_readers_.resize(n);
   inside_readers_.assign(n, 0);
   for (std::size_t x = 0; x < n; ++x) {
     const OpId id = static_cast<OpId>(x);
-    members_[x].push_back(id);
     outside_readers_[x] = static_cast<std::int32_t>(consumers.count(id));
     counts_[x] = {1, static_cast<std::int64_t>(producers.count(id)), 1, 0};  // every single op is written
   }
 }
 
-// Moves the small group's members and counts into the large group's slot, then into `into`'s.
+// Moves the merged counts and inputs into `into`'s slot and frees the small group's.
 void GroupStats::apply(OpId into) {
   std::unordered_set<OpId>().swap(inputs_[small_]);
-  members_[large_].insert(members_[large_].end(), members_[small_].begin(), members_[small_].end());
-  std::vector<OpId>().swap(members_[small_]);
   counts_[large_] = merged_;
   if (into != large_) {
-    std::swap(members_[into], members_[large_]);
     std::swap(inputs_[into], inputs_[large_]);
     std::swap(counts_[into], counts_[large_]);
   }

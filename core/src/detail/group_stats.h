@@ -1,7 +1,7 @@
 // detail/group_stats.h — exact operand and live-value counts of groups under merging, for the limits.
 //
-// For every group (by representative) it keeps: its members, its external inputs (distinct producers
-// outside the group), its outputs (members read outside the group, terminal or marked `output`) and its
+// For every group (by representative; the member lists are the caller's) it keeps: its external inputs
+// (distinct producers outside the group), its outputs (members read outside the group, terminal or marked `output`) and its
 // multi-use members (read by two or more members; a one-op group's inputs are its producers row, larger
 // groups keep a set), so that `operands = inputs + outputs` and
 // `live = operands + multi-use` (docs/strategies.md, max_group_operands / max_live_values) are exact.
@@ -31,7 +31,9 @@ struct GroupCounts {
 
 class GroupStats {
  public:
-  GroupStats(const FusionGraph& g, const Producers& producers, const Consumers& consumers);
+  // `members` is the caller's member list per representative; the caller merges it right after commit().
+  GroupStats(const FusionGraph& g, const Producers& producers, const Consumers& consumers,
+             const std::vector<std::vector<OpId>>& members);
 
   // `find` maps an op to its group's representative (the caller's union-find).
   template <typename Find>
@@ -39,8 +41,9 @@ class GroupStats {
     scan(a, c, find);
     return merged_;
   }
-  // Right after preview(a, c) and the caller's merge of a and c into `into` (one of them), with nothing
-  // else changed in between: moves and updates the state. `find` now maps both groups to `into`.
+  // Right after preview(a, c) and the caller's union of a and c into `into` (one of them), before the
+  // caller merges their member lists, with nothing else changed in between: updates the state. `find` now
+  // maps both groups to `into`.
   template <typename Find>
   void commit(OpId into, Find&& find) {
     for (const auto& [x, moved] : moved_readers_) {
@@ -56,7 +59,6 @@ class GroupStats {
     apply(into);
   }
   const GroupCounts& counts(OpId group) const { return counts_[group]; }
-  const std::vector<OpId>& members(OpId group) const { return members_[group]; }
 
  private:
   template <typename Find>
@@ -78,7 +80,7 @@ class GroupStats {
   const Producers& producers_;
   const Consumers& consumers_;
   std::vector<GroupCounts> counts_;
-  std::vector<std::vector<OpId>> members_;
+  const std::vector<std::vector<OpId>>& members_;
   std::vector<std::unordered_set<OpId>> inputs_;
   std::vector<std::int32_t> outside_readers_;  // per op: distinct consumers outside its group
   std::vector<std::int32_t> inside_readers_;   // per op: distinct consumers inside its group

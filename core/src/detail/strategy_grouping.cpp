@@ -36,7 +36,7 @@ class StrategyGrouper {
       downstream_[x] = is_reduction_kind(g.op(static_cast<OpId>(x)).kind);
       movement_[x] = is_movement_kind(g.op(static_cast<OpId>(x)).kind);
     }
-    if (rules_.max_group_operands > 0 || rules_.max_live_values > 0) stats_.emplace(g, producers, consumers);
+    if (rules_.max_group_operands > 0 || rules_.max_live_values > 0) stats_.emplace(g, producers, consumers, members_);
   }
 
   Grouping run() {
@@ -173,10 +173,10 @@ class StrategyGrouper {
     }
     if (heavy_[into] < 0) heavy_[into] = heavy_[from];
     movement_[into] += movement_[from];
+    if (stats_) stats_->commit(into, finder());  // reads the member lists as they were before the union
     if (members_[into].size() < members_[from].size()) std::swap(members_[into], members_[from]);
     members_[into].insert(members_[into].end(), members_[from].begin(), members_[from].end());
     std::vector<OpId>().swap(members_[from]);
-    if (stats_) stats_->commit(into, finder());
   }
 
   bool loop_group(OpId group) {
