@@ -13,7 +13,8 @@ using Groups = std::vector<std::vector<std::string>>;
 
 FusionPlanner preset(const std::string& name) { return FusionPlanner().with_strategy(name); }
 
-FusionPlanner with_rule(const std::string& name, void (*change)(StrategyRules&)) {
+template <typename Change>
+FusionPlanner with_rule(const std::string& name, Change&& change) {
   FusionPlanner planner = preset(name);
   StrategyRules rules = planner.options().rules;
   change(rules);
@@ -213,10 +214,7 @@ TEST_SUITE("limits") {
       {"name": "t", "kind": "add", "inputs": ["s", "c"], "shape": [8], "dtype": "f32"},
       {"name": "u", "kind": "add", "inputs": ["t", "d"], "shape": [8], "dtype": "f32"}]})");
     auto limited = [&](std::int64_t operands) {
-      FusionPlanner planner = preset("tvm");
-      StrategyRules rules = planner.options().rules;
-      rules.max_group_operands = operands;
-      return plan_checked(g, planner.with_rules(rules));
+      return plan_checked(g, with_rule("tvm", [&](StrategyRules& r) { r.max_group_operands = operands; }));
     };
     CHECK(fused_groups(g, limited(5)) == Groups{{"s", "t", "u"}});
     const FusionPlan four = limited(4);  // {s, t}: a, b, c + t = 4; adding u makes 5
@@ -234,10 +232,7 @@ TEST_SUITE("limits") {
       {"name": "sq", "kind": "mul", "inputs": ["y", "y"], "shape": [8], "dtype": "f32"},
       {"name": "z", "kind": "add", "inputs": ["sq", "y"], "shape": [8], "dtype": "f32"}]})");
     auto limited = [&](std::int64_t live) {
-      FusionPlanner planner = preset("tvm");
-      StrategyRules rules = planner.options().rules;
-      rules.max_live_values = live;
-      return plan_checked(g, planner.with_rules(rules));
+      return plan_checked(g, with_rule("tvm", [&](StrategyRules& r) { r.max_live_values = live; }));
     };
     const FusionPlan two = limited(2);
     CHECK(fused_groups(g, two) == Groups{{"sq", "z"}});
@@ -286,10 +281,7 @@ TEST_SUITE("horizontal fusion") {
     CHECK(fused_groups(g, seed).empty());
     for (const char* name : {"xla", "inductor"}) {
       CAPTURE(name);
-      FusionPlanner planner = preset(name);
-      StrategyRules rules = planner.options().rules;
-      rules.horizontal_small_bytes = 0;  // siblings only
-      const FusionPlan plan = plan_checked(g, planner.with_rules(rules));
+      const FusionPlan plan = plan_checked(g, with_rule(name, [](StrategyRules& r) { r.horizontal_small_bytes = 0; }));  // siblings only
       CHECK(fused_groups(g, plan) == Groups{{"a", "b"}});  // c has another element count
       const FusionGroup& group = group_of_op(g, plan, "a");
       CHECK(group.bytes_read == 4096);      // x once
