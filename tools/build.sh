@@ -4,7 +4,8 @@
 #
 #   native  cmake + Ninja into build/native: the core library, the fusion-plan CLI, the doctest suite (ctest).
 #   wasm    emcmake into build/wasm: the embind module, copied to wasm/generated/fusion_core.mjs (gitignored),
-#           which wasm/fusion.mjs imports. The copy is skipped when unchanged, so watchers do not reload.
+#           which wasm/fusion.mjs imports, and the core's catalog as wasm/generated/catalog.mjs
+#           (tools/write-catalog.mjs). Both are rewritten only when changed, so watchers do not reload.
 #   site    vite build of web/ into dist/: a static site for any static host (needs wasm first).
 #   asan    cmake + Ninja into build/asan: the same native targets under AddressSanitizer + UBSan
 #           (FUSION_SANITIZE=ON; build type FUSION_ASAN_BUILD_TYPE, default RelWithDebInfo, so reports carry
@@ -46,6 +47,7 @@ build_wasm() {
   mkdir -p wasm/generated
   cmp -s build/wasm/wasm/fusion_core.mjs wasm/generated/fusion_core.mjs ||
     cp build/wasm/wasm/fusion_core.mjs wasm/generated/fusion_core.mjs
+  node tools/write-catalog.mjs  # the core's tables for JavaScript: wasm/generated/catalog.mjs
 }
 
 build_site() {

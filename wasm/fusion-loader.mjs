@@ -9,7 +9,7 @@
 // or null before loading finishes. heapBytes() is the size of the current instance's WASM memory (it grows
 // on demand and never shrinks), for leak checks such as tests/node/load.test.mjs.
 // Not here: any planning logic; it all runs in C++ (core/). Shown by tests/node/module.test.mjs.
-import { FusionError, errorValue } from './fusion-error.mjs';
+import { FusionError, errorValue, internalValue } from './fusion-error.mjs';
 
 let loading = null;
 let loaded = null;
@@ -50,7 +50,7 @@ function valueApi(firstCore, createCore) {
   const call = (name, args) => {
     if (core === undefined) replaceCore();  // the last replacement failed: try again
     if (!core) {
-      return JSON.stringify(errorValue('internal_error',
+      return JSON.stringify(internalValue('internal_error',
         'the planner is restarting after an internal failure; try again in a moment'));
     }
     return callCore(core[name], args, replaceCore);
@@ -88,7 +88,7 @@ function callCore(fn, args, onTrap) {
     return fn(...texts);
   } catch (cause) {
     onTrap();
-    return JSON.stringify(errorValue('internal_error', `the planner failed inside the WASM module ` +
+    return JSON.stringify(internalValue('internal_error', `the planner failed inside the WASM module ` +
       `(${cause?.message ?? cause}) and is restarting; a graph large enough to exhaust its 1 GiB heap ` +
       'can cause this'));
   }
@@ -115,6 +115,6 @@ function parseResult(text) {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    return errorValue('internal_error', `the WASM module returned unreadable JSON: ${cause.message}`);
+    return internalValue('internal_error', `the WASM module returned unreadable JSON: ${cause.message}`);
   }
 }

@@ -1,5 +1,6 @@
 // fusion.d.ts — hand-written types for wasm/fusion.mjs (Emscripten 3.1.6 cannot emit them).
-// The JSON shapes are those of DESIGN.md section 6; keys may be added over time, so objects stay open.
+// The JSON shapes are those of docs/design.md (§2 graph, §9 options, §10 plan, §3 errors); keys may be added over
+// time, so objects stay open.
 
 /** One op as given to FusionGraph.addOp or listed in a graph's "ops". */
 export interface OpSpec {
@@ -75,13 +76,21 @@ export interface Catalog {
   hardware: HardwareProfile[];
   rules: string[];
   reasons: string[];
+  /** Every op kind with its category and the other names it is accepted under (normalized: lowercase,
+   * no "_" or "-"; matching ignores case, "_" and "-"). */
+  kinds: Array<{ name: string; category: 'source' | 'elementwise' | 'barrier'; aliases: string[] }>;
+  /** What an option left out means. */
+  defaults: { broadcast: boolean; resident_sources: boolean; strategy: string; hardware: string };
+  /** Error codes: the user's mistakes, and failures that are not (error values with internal: true). */
+  errors: { user: string[]; internal: string[] };
 }
 
 /** Options argument: an object, JSON text, or undefined/null for the defaults. */
 export type OptionsInput = PlanOptions | string | null | undefined;
 
 export interface ErrorInfo {
-  /** Stable lower_snake_case code, e.g. "cycle", "unknown_input", "json_syntax", "out_of_memory". */
+  /** Stable lower_snake_case code: a user error ("cycle", "unknown_input", "json_syntax", …) or, with
+   * `internal`, "out_of_memory" / "internal_error" (Catalog["errors"] lists both sets). */
   code: string;
   message: string;
   op?: number;
@@ -89,6 +98,11 @@ export interface ErrorInfo {
   path?: string;
   line?: number;
   column?: number;
+  /** True for failures that are not the caller's mistake (a bug, or out of memory). */
+  internal?: boolean;
+  /** internal_error from a failed internal check: the broken invariant, and where in the core. */
+  invariant?: string;
+  where?: string;
 }
 
 export interface Failure {
@@ -109,6 +123,8 @@ export interface FusionGroup {
   recomputed: number[];
   /** Pattern label, e.g. "matmul+bias+act"; "" when none. */
   label: string;
+  /** Whether the group runs a kernel: some member has inputs (a group of sources only does not). */
+  kernel: boolean;
   flops: number;
   /** Estimated kernel time on the plan's hardware profile; 0 for sources. */
   time_us: number;
@@ -198,6 +214,10 @@ export class FusionError extends Error {
   readonly path?: string;
   readonly line?: number;
   readonly column?: number;
+  /** True for failures that are not the caller's mistake (internal_error, out_of_memory). */
+  readonly internal: boolean;
+  readonly invariant?: string;
+  readonly where?: string;
   readonly errors: ErrorInfo[];
   static fromResult(result: Failure): FusionError;
 }

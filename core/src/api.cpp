@@ -1,6 +1,7 @@
 // api.cpp — the never-throwing JSON facade shared by the CLI and the WASM module.
 #include "fusion/api.h"
 
+#include <functional>
 #include <initializer_list>
 #include <new>
 #include <optional>
@@ -20,18 +21,13 @@ std::string failure(ErrorCode code, std::string message) {
   return write_errors_json({Error{code, std::move(message), {}, {}, {}, {}}});
 }
 
-// Runs body, turning any escaped exception into an error document.
-template <typename Body>
-std::string guarded(Body body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return failure(ErrorCode::out_of_memory, "the planner ran out of memory; try a smaller graph");
-  } catch (const std::exception& e) {
-    return failure(ErrorCode::internal_error, std::string("internal error (please report it): ") + e.what());
-  } catch (...) {
-    return failure(ErrorCode::internal_error, "internal error (please report it)");
-  }
+// A failure that is not the caller's mistake, shaped like an error document with "internal": true: code is
+// one of kFailureCodes; extra fields (the broken invariant) go beside code and message.
+std::string system_failure(std::string_view code, std::string message, nlohmann::json extra = nlohmann::json::object()) {
+  nlohmann::json error = {{"code", code}, {"message", std::move(message)}, {"internal", true}};
+  error.update(extra);
+  const nlohmann::json out = {{"ok", false}, {"error", error}, {"errors", nlohmann::json::array({error})}};
+  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // input_too_large for the first text above the cap, or nullopt.
@@ -46,8 +42,23 @@ std::optional<std::string> too_large(std::initializer_list<std::pair<const char*
 
 }  // namespace
 
+std::string detail::guard(const std::function<std::string()>& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return system_failure("out_of_memory", "the planner ran out of memory; try a smaller graph");
+  } catch (const InternalError& e) {
+    return system_failure("internal_error", e.what(), {{"invariant", e.invariant()}, {"where", e.where()}});
+  } catch (const std::exception& e) {
+    return system_failure("internal_error", std::string("internal error (please report it): ") + e.what());
+  } catch (...) {
+    return system_failure("internal_error", "internal error (please report it)");
+  }
+}
+
+
 std::string plan(std::string_view graph_json, std::string_view options_json) {
-  return guarded([&] {
+  return detail::guard([&] {
     if (auto refused = too_large({{"graph", graph_json}, {"options", options_json}})) return *refused;
     const Expected<PlannerOptions> options = read_options_json(options_json);
     if (!options) return write_errors_json(options.errors());
@@ -60,7 +71,7 @@ std::string plan(std::string_view graph_json, std::string_view options_json) {
 }
 
 std::string validate(std::string_view graph_json) {
-  return guarded([&] {
+  return detail::guard([&] {
     if (auto refused = too_large({{"graph", graph_json}})) return *refused;
     const Expected<FusionGraph> graph = read_graph_json(graph_json);
     if (!graph) return write_errors_json(graph.errors());
@@ -72,7 +83,7 @@ std::string validate(std::string_view graph_json) {
 }
 
 std::string verify(std::string_view graph_json, std::string_view options_json, std::string_view plan_json) {
-  return guarded([&] {
+  return detail::guard([&] {
     if (auto refused = too_large({{"graph", graph_json}, {"options", options_json}, {"plan", plan_json}})) return *refused;
     const Expected<PlannerOptions> options = read_options_json(options_json);
     if (!options) return write_errors_json(options.errors());
@@ -88,7 +99,7 @@ std::string verify(std::string_view graph_json, std::string_view options_json, s
 std::string version() { return "0.1.0"; }
 
 std::string catalog() {
-  return guarded([] {
+  return detail::guard([] {
     nlohmann::json out = {{"ok", true}};
     for (std::string_view name : strategy_names())
       out["strategies"].push_back({{"name", name}, {"rules", nlohmann::json::parse(write_rules_json(*preset_rules(name)))}});
@@ -106,6 +117,16 @@ std::string catalog() {
     out["reasons"] = nlohmann::json::array();
     for (int r = static_cast<int>(EdgeReason::source); r <= static_cast<int>(EdgeReason::region); ++r)
       out["reasons"].push_back(to_string(static_cast<EdgeReason>(r)));  // every reason but none, in order
+    for (OpKind kind : all_op_kinds())
+      out["kinds"].push_back({{"name", to_string(kind)}, {"category", to_string(category(kind))},
+                              {"aliases", kind_aliases(kind)}});
+    const PlannerOptions defaults;
+    out["defaults"] = {{"broadcast", defaults.broadcast},
+                       {"resident_sources", defaults.resident_sources},
+                       {"strategy", defaults.strategy},
+                       {"hardware", defaults.hardware}};
+    for (ErrorCode code : all_error_codes()) out["errors"]["user"].push_back(to_string(code));
+    out["errors"]["internal"] = kFailureCodes;
     return out.dump();
   });
 }

@@ -116,11 +116,13 @@ void price_group_bytes(const FusionGraph& g, const std::vector<std::uint64_t>& b
   }
 }
 
-bool is_all_sources(const FusionGraph& g, const FusionGroup& group) {
-  return std::all_of(group.ops.begin(), group.ops.end(), [&](OpId x) { return g.op(x).is_source(); });
+// Does the group run a kernel, i.e. does some member compute (have inputs)? A group of sources does not.
+bool runs_kernel(const FusionGraph& g, const FusionGroup& group) {
+  return std::any_of(group.ops.begin(), group.ops.end(), [&](OpId x) { return !g.op(x).is_source(); });
 }
 
-// A group's flops (every member, recomputed copies included) and time (0 for a group of sources).
+// Whether a group is a kernel, its flops (every member, recomputed copies included) and time (0 when it
+// is not a kernel).
 void price_group_time(const FusionGraph& g, const OpWork& work, const HardwareProfile& hw, FusionGroup& group) {
   std::uint64_t vector_flops = 0, matrix_flops = 0;
   for (OpId member : group.ops) {
@@ -128,13 +130,14 @@ void price_group_time(const FusionGraph& g, const OpWork& work, const HardwarePr
     sum = saturating_add(sum, work.flops[member]);
   }
   group.flops = saturating_add(vector_flops, matrix_flops);
-  group.time_us = is_all_sources(g, group) ? 0.0
-                                           : kernel_time_us(saturating_add(group.bytes_read, group.bytes_written),
-                                                            vector_flops, matrix_flops, hw);
+  group.kernel = runs_kernel(g, group);
+  group.time_us = group.kernel ? kernel_time_us(saturating_add(group.bytes_read, group.bytes_written), vector_flops,
+                                                matrix_flops, hw)
+                               : 0.0;
 }
 
 // Totals over the groups: fused bytes, flops, time and kernels.
-void sum_fused(const FusionGraph& g, FusionPlan& plan) {
+void sum_fused(FusionPlan& plan) {
   plan.bytes_fused = 0;
   plan.flops_fused = 0;
   plan.time_fused_us = 0.0;
@@ -143,7 +146,7 @@ void sum_fused(const FusionGraph& g, FusionPlan& plan) {
     plan.bytes_fused = saturating_add(plan.bytes_fused, saturating_add(group.bytes_read, group.bytes_written));
     plan.flops_fused = saturating_add(plan.flops_fused, group.flops);
     plan.time_fused_us += group.time_us;
-    if (!is_all_sources(g, group)) ++plan.kernels_fused;
+    if (group.kernel) ++plan.kernels_fused;
   }
 }
 
@@ -224,7 +227,7 @@ void price_plan(const FusionGraph& g, FusionPlan& plan) {
     price_group_bytes(g, bytes, written, resident, group);
     price_group_time(g, work, hw, group);
   }
-  sum_fused(g, plan);
+  sum_fused(plan);
   plan.op_bytes_unfused = per_op_unfused(g, bytes, resident).value_or(std::vector<std::uint64_t>(g.size(), 0));
   sum_unfused(g, work, hw, plan);
   attribute_savings(g, plan);

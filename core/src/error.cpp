@@ -1,5 +1,7 @@
-// error.cpp — the stable names of error codes.
+// error.cpp — the stable names of error codes, and InternalError.
 #include "fusion/error.h"
+
+#include <array>
 
 namespace fusion {
 
@@ -23,10 +25,25 @@ const char* to_string(ErrorCode code) {
     case ErrorCode::unknown_strategy: return "unknown_strategy";
     case ErrorCode::invalid_plan: return "invalid_plan";
     case ErrorCode::input_too_large: return "input_too_large";
-    case ErrorCode::out_of_memory: return "out_of_memory";
-    case ErrorCode::internal_error: return "internal_error";
   }
-  return "internal_error";
+  return "invalid_type";
 }
+
+std::span<const ErrorCode> all_error_codes() {
+  using E = ErrorCode;
+  static constexpr std::array kCodes = {
+      E::json_syntax,     E::invalid_type,   E::missing_field,      E::unknown_field,   E::unknown_kind,
+      E::unknown_dtype,   E::invalid_dtype_bytes, E::invalid_dimension, E::invalid_name, E::duplicate_name,
+      E::unknown_input,   E::source_with_inputs, E::cycle,            E::byte_overflow,   E::invalid_options,
+      E::unknown_strategy, E::invalid_plan,  E::input_too_large,
+  };
+  static_assert(static_cast<std::size_t>(E::input_too_large) + 1 == kCodes.size(), "list every ErrorCode");
+  return kCodes;
+}
+
+InternalError::InternalError(std::string invariant, std::string where)
+    : std::logic_error("internal error (please report it): " + invariant + " (" + where + ")"),
+      invariant_(std::move(invariant)),
+      where_(std::move(where)) {}
 
 }  // namespace fusion

@@ -46,6 +46,11 @@ class PlanFields {
     if (v && !v->is_string()) fail(path + "/" + key, "must be a string");
     return v && v->is_string() ? v->get<std::string>() : std::string();
   }
+  bool flag(const json& object, const char* key, const std::string& path) {
+    const json* v = field(object, key, path);
+    if (v && !v->is_boolean()) fail(path + "/" + key, "must be true or false");
+    return v && v->is_boolean() && v->get<bool>();
+  }
   std::vector<std::int32_t> ids(const json& object, const char* key, const std::string& path) {
     std::vector<std::int32_t> out;
     const json* v = field(object, key, path);
@@ -82,6 +87,7 @@ FusionGroup read_group(const json& v, const std::string& path, PlanFields& f) {
   group.bytes_written = f.count(v, "bytes_written", path);
   if (v.is_object() && v.contains("recomputed")) group.recomputed = f.ids(v, "recomputed", path);
   if (v.is_object() && v.contains("label")) group.label = f.text(v, "label", path);
+  if (v.is_object() && v.contains("kernel")) group.kernel = f.flag(v, "kernel", path);
   if (v.is_object() && v.contains("flops")) group.flops = f.count(v, "flops", path);
   if (v.is_object() && v.contains("time_us")) group.time_us = f.number(v, "time_us", path);
   if (v.is_object() && v.contains("bytes_unfused")) group.bytes_unfused = f.count(v, "bytes_unfused", path);

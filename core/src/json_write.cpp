@@ -47,6 +47,7 @@ void append_group(std::string& out, const FusionGroup& group) {
   out += ",\"recomputed\":";
   append_list(out, group.recomputed);
   out += ",\"label\":" + json(group.label).dump();
+  out += group.kernel ? ",\"kernel\":true" : ",\"kernel\":false";
   out += ",\"flops\":";
   append_number(out, group.flops);
   out += ",\"time_us\":" + json(group.time_us).dump();

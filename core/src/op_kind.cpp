@@ -127,4 +127,11 @@ std::optional<OpKind> parse_op_kind(std::string_view name) {
 
 std::span<const OpKind> all_op_kinds() { return kKindList; }
 
+std::vector<std::string_view> kind_aliases(OpKind kind) {
+  std::vector<std::string_view> names;
+  for (const Alias& a : kAliases)
+    if (a.kind == kind) names.push_back(a.normalized);
+  return names;
+}
+
 }  // namespace fusion

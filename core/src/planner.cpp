@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "detail/grouping.h"
+#include "detail/internal_check.h"
 #include "detail/strategy_grouping.h"
 #include "detail/topology.h"
 #include "fusion/cost.h"
@@ -91,12 +92,14 @@ void number_groups(const FusionGraph& g, const detail::Grouping& grouping, Fusio
       if (const std::int32_t next = successors[static_cast<std::size_t>(e)]; --pending[next] == 0) ready.push(next);
     plan.groups.push_back(std::move(group));
   }
+  FUSION_CHECK(plan.groups.size() == groups, "the group graph is acyclic (every group gets a number)");
   plan.op_group.assign(n, -1);
   for (std::size_t x = 0; x < n; ++x)
     if (d.of_op[x] >= 0) plan.op_group[x] = id_of_dense[d.of_op[x]];
   for (const FusionGroup& group : plan.groups)  // copy-only ops: the first group that recomputes them
     for (OpId op : group.recomputed)
       if (plan.op_group[op] < 0) plan.op_group[op] = group.id;
+  for (std::size_t x = 0; x < n; ++x) FUSION_CHECK(plan.op_group[x] >= 0, "every op is a member of some group");
 }
 
 // Is op a member (owned or recomputed) of the group?
@@ -148,11 +151,12 @@ Expected<FusionPlan> FusionPlanner::plan(const FusionGraph& graph) const {
 
   const detail::Producers producers = detail::build_producers(graph);
   const detail::Consumers consumers = detail::build_consumers(graph);
-  const std::vector<OpId> order = *detail::topological_order(graph, consumers);  // validated: acyclic
+  const std::optional<std::vector<OpId>> order = detail::topological_order(graph, consumers);
+  FUSION_CHECK(order.has_value(), "a validated graph has a topological order");
   const bool strict = options_.rules == StrategyRules{};
   const detail::Grouping grouping =
-      strict ? detail::form_groups(graph, producers, consumers, order, options_)
-             : detail::form_strategy_groups(graph, producers, consumers, order, options_);
+      strict ? detail::form_groups(graph, producers, consumers, *order, options_)
+             : detail::form_strategy_groups(graph, producers, consumers, *order, options_);
 
   FusionPlan plan;
   plan.options = options_;

@@ -1,4 +1,4 @@
-// validate.cpp — every check of DESIGN.md section 1, each error naming its op and JSON path.
+// validate.cpp — every graph check of docs/design.md §3, each error naming its op and JSON path.
 #include <string>
 #include <unordered_map>
 

@@ -2,7 +2,11 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "fusion/api.h"
+#include "fusion/op_kind.h"
+#include "fusion/plan.h"
 
 using json = nlohmann::json;
 
@@ -83,4 +87,33 @@ TEST_CASE("catalog lists the presets with their rules, the hardware profiles, th
   CHECK(out["rules"].size() == 12);
   CHECK(out["reasons"] == json::parse(R"(["source", "barrier_producer", "barrier_consumer", "shape", "cycle", "anchor",
                                           "layout", "multi_pass", "limit", "unprofitable", "region"])"));
+}
+
+TEST_CASE("catalog gives the kind table with categories and aliases, the defaults and both sets of error codes") {
+  const json out = json::parse(fusion::api::catalog());
+  REQUIRE(out["kinds"].size() == fusion::all_op_kinds().size());
+  CHECK(out["kinds"][0] == json::parse(R"({"name": "input", "category": "source", "aliases": ["placeholder", "parameter"]})"));
+  for (const json& kind : out["kinds"]) {
+    const auto parsed = fusion::parse_op_kind(kind["name"].get<std::string>());
+    REQUIRE(parsed);
+    CHECK(kind["category"] == std::string(fusion::to_string(fusion::category(*parsed))));
+    for (const json& alias : kind["aliases"]) CHECK(fusion::parse_op_kind(alias.get<std::string>()) == parsed);
+  }
+  const fusion::PlannerOptions defaults;
+  CHECK(out["defaults"] == json({{"broadcast", defaults.broadcast}, {"resident_sources", defaults.resident_sources},
+                                 {"strategy", defaults.strategy}, {"hardware", defaults.hardware}}));
+  CHECK(out["errors"]["user"].size() == fusion::all_error_codes().size());
+  CHECK(out["errors"]["user"][0] == "json_syntax");
+  CHECK(out["errors"]["internal"] == json::parse(R"(["out_of_memory", "internal_error"])"));
+  for (const json& code : out["errors"]["internal"]) CHECK(std::count(out["errors"]["user"].begin(), out["errors"]["user"].end(), code) == 0);
+}
+
+TEST_CASE("every group says whether it runs a kernel: a group of sources does not") {
+  const json out = json::parse(fusion::api::plan(
+      R"({"ops": [{"kind": "input", "shape": [4], "dtype": "f32"}, {"kind": "relu", "inputs": [0], "shape": [4], "dtype": "f32"}]})",
+      ""));
+  REQUIRE(out["groups"].size() == 2);
+  CHECK(out["groups"][0]["kernel"] == false);
+  CHECK(out["groups"][1]["kernel"] == true);
+  CHECK(out["kernels_fused"] == 1);
 }

@@ -147,6 +147,14 @@ TEST_SUITE("verifier") {
       plan.kernels_fused = 1;
       CHECK(has_violation(g, plan, "totals"));
     }
+    SUBCASE("a group's kernel flag: true exactly when a member has inputs") {
+      REQUIRE(plan.groups[0].kernel == false);  // x, a source
+      plan.groups[0].kernel = true;
+      CHECK(has_violation(g, plan, "kernels"));
+      plan.groups[0].kernel = false;
+      plan.groups.back().kernel = false;
+      CHECK(has_violation(g, plan, "kernels"));
+    }
     SUBCASE("the source model matters") {
       PlannerOptions resident;
       resident.resident_sources = true;

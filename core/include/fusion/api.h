@@ -3,24 +3,36 @@
 // Contract: every function takes JSON text and returns JSON text, and never throws. Success is
 // {"ok": true, ...}; failure is {"ok": false, "error": {"code", "message", "op"?, "path"?, "line"?,
 // "column"?}, "errors": [...]} where "errors" lists every problem found (the first is "error").
-// Error codes are the stable strings of fusion/error.h, plus "out_of_memory" and "internal_error".
+// Two kinds of failure, told apart by code:
+//  - user errors: the stable ErrorCode strings of fusion/error.h (the input is wrong; the message says how
+//    to fix it);
+//  - failures that are not the caller's mistake, kFailureCodes, whose error object also carries
+//    "internal": true: "out_of_memory", and "internal_error" (a bug: a broken invariant, reported with
+//    "invariant" and "where", e.g. "core/src/planner.cpp:123").
+// catalog() lists both sets. docs/design.md §10 is the contract.
 //
 // This is the surface the CLI and the WASM module share, so their output is identical byte for byte.
 // Shown by tests/core/api.test.cpp.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
 namespace fusion::api {
 
+// The codes of failures that are not the caller's mistake (never an ErrorCode).
+inline constexpr std::array<std::string_view, 2> kFailureCodes = {"out_of_memory", "internal_error"};
+
 // Texts longer than this are refused with input_too_large before any parsing (a 1,000,000-op graph is
 // about 60 MiB of JSON).
 inline constexpr std::size_t kMaxTextBytes = std::size_t{256} << 20;
 
-// Plans a graph (DESIGN.md section 6 format) under options {"broadcast", "resident_sources",
-// "strategy", "hardware", "rules"} (docs/strategies.md); an empty options text means the defaults. Returns the plan JSON.
+// Plans a graph (docs/design.md §2) under options {"broadcast", "resident_sources", "strategy",
+// "hardware", "rules"} (docs/design.md §9, docs/strategies.md); an empty options text means the
+// defaults. Returns the plan JSON (docs/design.md §10).
 std::string plan(std::string_view graph_json, std::string_view options_json);
 
 // Validates a graph: {"ok": true, "ops": N, "edges": M} or the error object.
@@ -34,9 +46,19 @@ std::string verify(std::string_view graph_json, std::string_view options_json, s
 // The library version, e.g. "0.1.0".
 std::string version();
 
-// What the planner offers, for pickers and docs: {"strategies": [{"name", "rules": {...}}], "hardware":
-// [{"name", "description", "bandwidth_bytes_per_s", "vector_flops_per_s", "matrix_flops_per_s",
-// "launch_us"}], "rules": [names], "reasons": [edge reasons]}. Fixed for a build.
+// What the planner offers, for pickers, docs and the page's tables: {"strategies": [{"name", "rules":
+// {...}}], "hardware": [{"name", "description", "bandwidth_bytes_per_s", "vector_flops_per_s",
+// "matrix_flops_per_s", "launch_us"}], "rules": [names], "reasons": [edge reasons], "kinds": [{"name",
+// "category", "aliases": [normalized names]}], "defaults": {"broadcast", "resident_sources", "strategy",
+// "hardware"} (what an option left out means), "errors": {"user": [ErrorCode names], "internal":
+// kFailureCodes}}. Fixed for a build.
 std::string catalog();
+
+namespace detail {
+// Runs body and turns what escapes it into a failure document: std::bad_alloc -> out_of_memory,
+// InternalError -> internal_error with its invariant and where, anything else -> internal_error. Every
+// function above runs inside it.
+std::string guard(const std::function<std::string()>& body);
+}  // namespace detail
 
 }  // namespace fusion::api

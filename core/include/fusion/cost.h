@@ -1,4 +1,4 @@
-// fusion/cost.h — the bytes-moved cost model of DESIGN.md section 5 and the time model of
+// fusion/cost.h — the bytes-moved cost model of docs/design.md §8 and the time model of
 // docs/strategies.md.
 //
 // Unfused: every op reads its distinct input tensors once and writes its output once. Fused: every
@@ -9,7 +9,7 @@
 // group cost nothing. With resident_sources a source writes nothing (its consumers' reads still count).
 // Byte counts are exact integers.
 // Time (fusion/time_model.h, device plan.options.hardware): a group's flops are those of all its members,
-// recomputed copies included; a group that is not all sources is one kernel of kernel_time_us(bytes read
+// recomputed copies included; a group with a member that has inputs is a kernel (`kernel`), of kernel_time_us(bytes read
 // + written, its vector flops, its matrix flops), a group of sources takes 0. Unfused, every non-source
 // op is its own kernel with its unfused bytes. Flop sums saturate at UINT64_MAX.
 // Runs after grouping (planner.h); does not decide anything about groups. Shown by
@@ -30,7 +30,7 @@ std::optional<std::uint64_t> unfused_bytes(const FusionGraph& graph, bool reside
 // The bytes one op moves unfused (its distinct inputs read plus its output written).
 std::uint64_t op_bytes_unfused(const FusionGraph& graph, OpId id, bool resident_sources);
 
-// Fills every group's inputs, outputs, bytes_read, bytes_written, flops and time_us, each op's unfused
+// Fills every group's inputs, outputs, bytes_read, bytes_written, kernel, flops and time_us, each op's unfused
 // bytes, and the plan's byte, flop and time totals, both speedups and kernel counts, from each group's
 // `ops` and `recomputed` (op_group is not read). Preconditions: the graph validates (so no byte sum
 // passes 2^53 - 1); every op is owned by at most one group and is a member of at least one; each

@@ -1,13 +1,19 @@
-// fusion/error.h — user errors as values.
+// fusion/error.h — user errors as values, and the one exception that marks a bug.
 //
 // A user mistake (bad JSON, an input that names no op, a cycle, ...) is an `Error`: a stable code, a
 // message that says what is wrong and how to fix it, and where (op index, JSON path, line/column).
-// Internal bugs are asserts, never Errors. `Expected<T>` carries a value or a list of Errors.
-// Shown by tests/core/errors.test.cpp (one case per code).
+// `Expected<T>` carries a value or a list of Errors.
+// A bug of the planner is never an Error: an internal check (detail/internal_check.h) that finds a broken
+// invariant throws `InternalError`, naming the invariant and the source line. The API facade (fusion/api.h)
+// reports it, and running out of memory, with the failure codes "internal_error" and "out_of_memory",
+// which are not ErrorCodes. Shown by tests/core/errors.test.cpp (one case per code) and
+// tests/core/internal_check.test.cpp.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <variant>
@@ -34,12 +40,26 @@ enum class ErrorCode {
   unknown_strategy,     // a strategy name the planner does not know
   invalid_plan,         // a plan given to the verifier cannot be read
   input_too_large,      // a text above the API's size cap (api.h)
-  out_of_memory,        // the planner ran out of memory (reported by the API facade)
-  internal_error,       // a bug: please report it (reported by the API facade)
 };
 
 // The stable lower_snake_case name of a code, as it appears in JSON.
 const char* to_string(ErrorCode code);
+
+// Every user error code, in declaration order (for the catalog, docs and tests).
+std::span<const ErrorCode> all_error_codes();
+
+// A broken invariant: a bug in the planner, never a user mistake. what() reads
+// "internal error (please report it): <invariant> (<file>:<line>)".
+class InternalError : public std::logic_error {
+ public:
+  InternalError(std::string invariant, std::string where);
+  const std::string& invariant() const { return invariant_; }
+  const std::string& where() const { return where_; }
+
+ private:
+  std::string invariant_;  // the rule that was broken, in words
+  std::string where_;      // "core/src/planner.cpp:123"
+};
 
 struct Error {
   ErrorCode code;

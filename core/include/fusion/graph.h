@@ -1,12 +1,12 @@
-// fusion/graph.h — the op graph of DESIGN.md section 1 and its validation.
+// fusion/graph.h — the op graph of docs/design.md §2 and its validation (§3).
 //
 // A FusionGraph is an immutable-once-built list of ops; an op's id is its index. Two ways in:
 //  - `add_op` (the C++ builder): inputs must name ops already added, so ids are a topological order.
 //    A bad input id throws BuildError (a programming mistake in the caller, like vector::at).
 //  - `FusionGraph::from_ops` (readers such as the JSON reader): ops in any order, unchecked; call
 //    `validate` before planning.
-// `validate` returns every problem of section 1, each naming its op and JSON path: unknown inputs,
-// cycles (with the ops on them), bad dimensions or dtype_bytes, inputs on source kinds, byte counts
+// `validate` returns every graph problem of docs/design.md §3, each naming its op and JSON path: unknown
+// inputs, cycles (with the ops on them), bad dimensions or dtype_bytes, inputs on source kinds, byte counts
 // above 2^53 - 1 (per op and in total), duplicate names. An empty list means the graph is plannable.
 // Shown by tests/core/graph.test.cpp.
 #pragma once

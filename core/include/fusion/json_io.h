@@ -1,4 +1,5 @@
-// fusion/json_io.h — the JSON formats of DESIGN.md section 6, read and written with nlohmann/json.
+// fusion/json_io.h — the JSON formats of docs/design.md (§2 graph, §9 options, §10 plan, §3 errors), read and
+// written with nlohmann/json.
 //
 // Reading never throws: every problem comes back as an Error with a code, a message saying what to
 // fix, the op index and a JSON pointer path; syntax errors carry line and column. A graph may list its

@@ -1,4 +1,4 @@
-// fusion/op_kind.h — the op kinds of DESIGN.md section 2 and their categories.
+// fusion/op_kind.h — the op kinds of docs/design.md §4 and their categories.
 //
 // Every kind has one category: source (data already in memory), elementwise (fusible), or barrier
 // (never fused in the seed strategy). `is_fusible(kind)` is true exactly for elementwise kinds.
@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace fusion {
 
@@ -41,5 +42,9 @@ std::optional<OpKind> parse_op_kind(std::string_view name);
 
 // Every kind, in declaration order (for schemas, menus and tests).
 std::span<const OpKind> all_op_kinds();
+
+// The other names parse_op_kind accepts for a kind, normalized (lowercase, no '_' or '-'), in table order;
+// empty when it has none. A name matches an alias when it equals it after the same normalization.
+std::vector<std::string_view> kind_aliases(OpKind kind);
 
 }  // namespace fusion

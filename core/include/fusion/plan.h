@@ -53,6 +53,7 @@ struct FusionGroup {
   std::uint64_t bytes_written = 0;
   std::vector<OpId> recomputed;  // members owned by another group (or by none) and recomputed here, ascending
   std::string label;             // pattern label (docs/strategies.md), empty when none
+  bool kernel = false;           // runs as a kernel: some member has inputs (a group of sources only does not)
   std::uint64_t flops = 0;
   double time_us = 0.0;          // 0 for a group of sources
   std::uint64_t bytes_unfused = 0;  // what the ops it owns move unfused (op_bytes_unfused summed; an op left only
@@ -88,7 +89,7 @@ inline bool is_recomputed(const FusionGroup& group, OpId op) {
 struct PlannerOptions {
   bool broadcast = true;          // merged edges need broadcast-compatible (else equal) shapes
   bool resident_sources = false;  // sources cost nothing (their consumers' reads still count)
-  std::string strategy = "seed";  // the preset: "seed" (DESIGN.md sections 3-4), "xla", "tvm", "inductor"
+  std::string strategy = "seed";  // the preset: "seed" (docs/design.md §5-§6), "xla", "tvm", "inductor"
   std::string hardware = "a100";  // the time model's device profile (fusion/hardware.h)
   StrategyRules rules;            // resolved: the preset's rules with the caller's overrides applied
 };
@@ -103,7 +104,7 @@ struct FusionPlan {
   std::uint64_t bytes_fused = 0;
   double speedup_estimate = 1.0;       // bytes_unfused / bytes_fused, 1.0 when both are 0
   std::int64_t kernels_unfused = 0;    // ops that are not sources
-  std::int64_t kernels_fused = 0;      // groups that are not sources
+  std::int64_t kernels_fused = 0;      // groups with kernel true
   std::uint64_t flops_unfused = 0;     // time model (docs/strategies.md): every op once
   std::uint64_t flops_fused = 0;       // every group's members, recomputed copies included
   double time_unfused_us = 0.0;        // one kernel per non-source op

@@ -2,11 +2,12 @@
 //
 // plan() is a straight pipeline: validate -> order -> group (legality + cycle avoidance) -> number the
 // groups -> price (bytes and time) -> label -> plan. It is a pure function of (graph, options): no
-// globals, no caches. With all rules off (seed) grouping is DESIGN.md sections 3-4 (detail/grouping.h);
+// globals, no caches. With all rules off (seed) grouping is docs/design.md §5-§6 (detail/grouping.h);
 // otherwise the rule table of docs/strategies.md (detail/strategy_grouping.h). options().rules is used
 // as given: PlannerOptions built by hand must hold the resolved rules (preset_rules in fusion/strategy.h);
 // with_strategy and the JSON reader do this. A graph that does not validate, an unknown strategy or
-// hardware profile, comes back as errors, never as a partial plan. Shown by tests/core/planner.test.cpp
+// hardware profile, comes back as errors, never as a partial plan. A broken internal invariant (a bug)
+// throws fusion::InternalError (fusion/error.h). Shown by tests/core/planner.test.cpp
 // and tests/core/strategies.test.cpp.
 #pragma once
 

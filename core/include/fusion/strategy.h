@@ -1,10 +1,10 @@
 // fusion/strategy.h — the strategy presets of docs/strategies.md and the rule vocabulary.
 //
-// A strategy is a name for a StrategyRules table: `seed` (all rules off: DESIGN.md sections 3-4), `xla`,
+// A strategy is a name for a StrategyRules table: `seed` (all rules off: docs/design.md §5-§6), `xla`,
 // `tvm` and `inductor` (each mirroring what that compiler's fusion pass publishes; docs/strategies.md cites
 // the sources). Options may override single rules by name; `apply_rule` parses one override and says what
 // is wrong with it. Also the kind sets the rules speak of (heavy ops, movement kinds, expensive kinds).
-// Shown by tests/core/strategy.test.cpp.
+// Shown by tests/core/strategies.test.cpp and tests/core/peers.test.cpp.
 #pragma once
 
 #include <optional>

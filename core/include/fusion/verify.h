@@ -1,4 +1,5 @@
-// fusion/verify.h — an independent check of any plan against DESIGN.md sections 3-5 and docs/strategies.md.
+// fusion/verify.h — an independent check of any plan against docs/design.md §5-§8 and docs/strategies.md
+// (described in docs/design.md §11).
 //
 // verify_plan trusts nothing the planner or the cost model computed: given a graph that validates, the
 // options (whose `rules` are already resolved from the strategy) and a plan (from the planner, from JSON, or
@@ -9,11 +10,12 @@
 //  - group shapes: multi-op groups hold loop kinds plus at most one heavy op allowed by its rule; an anchor
 //    has no producer and no movement op in its group; a reduction's epilogue stays on its iteration space
 //    and reads nothing larger from outside; its prologue feeds it no transpose directly and feeds no other
-//    member; one region per group; rule 3 on every inside edge without a movement end and not into a
+//    member; one region per group; the shape rule on every inside edge without a movement end and not into a
 //    reduction; one connected part, or (with horizontal rules) parts joined by a shared input or each
 //    small; max_group_ops, max_group_operands, max_live_values;
 //  - the group graph (copies read their producers) is acyclic;
-//  - inputs, outputs (copies never written; `output` ops always), bytes, totals, kernel counts, flops and
+//  - inputs, outputs (copies never written; `output` ops always), bytes, totals, each group's `kernel` flag
+//    (true exactly when a member has inputs) and the kernel counts, flops and
 //    the roofline time of fusion/hardware.h's profile (relative tolerance 1e-9);
 //  - the edge list has every distinct edge once, fused exactly when the producer is a member of the
 //    consumer's group, with a reason that fits the graph, the rules and the groups (verify/edges.cpp).
@@ -33,7 +35,7 @@ namespace fusion {
 
 struct Violation {
   std::string code;  // partition, recompute, not_fusible, anchor, multi_pass, layout, region, shape,
-                     // disconnected, limit, cycle, inputs, outputs, bytes, totals, time, edges
+                     // disconnected, limit, cycle, inputs, outputs, bytes, kernels, totals, time, edges
   std::string message;
   std::optional<std::int64_t> group;
   std::optional<std::int64_t> op;

@@ -1,4 +1,4 @@
-// detail/grouping.h — greedy group formation (DESIGN.md section 4) with exact, scalable cycle avoidance.
+// detail/grouping.h — greedy group formation (docs/design.md §6) with exact, scalable cycle avoidance.
 //
 // Input: a validated graph, its producer and consumer rows, a topological order, and the options. Output: for every
 // op the representative of its group, and for every distinct edge the reason it was not merged
@@ -25,8 +25,9 @@
 // twice the smaller of dF and dB: never a whole-graph search unless both sides of the window are
 // large. A chain costs O(1) per merge; layered networks and random DAGs with local edges keep k
 // small. The worst case (many merges whose windows are large and dense both ways) is O(n * m).
-// Nothing recurses: searches use explicit heaps. // Shown by tests/core/planner.test.cpp (exact cases) and tests/core/properties.test.cpp (10,000 random
-// graphs checked by the verifier).
+// Nothing recurses: searches use explicit heaps.
+// Shown by tests/core/planner.test.cpp (exact cases) and tests/core/properties.test.cpp (10,000 random graphs
+// checked by the verifier).
 #pragma once
 
 #include <utility>

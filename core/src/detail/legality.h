@@ -1,10 +1,11 @@
-// detail/legality.h — the per-edge rules of DESIGN.md section 3 (rules 1-3).
+// detail/legality.h — the per-edge rules of docs/design.md §5 (rules 1-5).
 //
 // `local_reason` decides one producer -> consumer edge on its own: a source producer, ops of different
 // control-flow regions (docs/strategies.md: a rule of every strategy), a barrier at either end, or shapes
 // that may not share a kernel. It answers `EdgeReason::none` when the edge may be merged as far as the
-// edge itself goes; whether the merge keeps the group graph acyclic (rule 4) is the grouping stage's
-// question (grouping.h). Shown by tests/core/planner.test.cpp and tests/core/strategies.test.cpp.
+// edge itself goes; the rules about whole groups (every inside edge obeys the shape rule, the group graph
+// stays acyclic: rules 6-7) are the grouping stage's (grouping.h). Shown by tests/core/planner.test.cpp
+// and tests/core/strategies.test.cpp.
 #pragma once
 
 #include "fusion/graph.h"
@@ -15,7 +16,7 @@ namespace fusion::detail {
 // Can this op ever share a group with another op? (fusible kind and not a source)
 inline bool is_mergeable(const FusionOp& op) { return !op.is_source() && is_fusible(op.kind); }
 
-// Rule 3: broadcast-compatible shapes, or equal shapes when broadcast is off.
+// The shape rule: broadcast-compatible shapes, or equal shapes when broadcast is off.
 inline bool shapes_may_merge(const Shape& producer, const Shape& consumer, bool broadcast) {
   return broadcast ? broadcast_compatible(producer, consumer) : producer == consumer;
 }

@@ -3,9 +3,10 @@
 // `strategy_edge_reason` decides one producer -> consumer edge on its own under a rule table: a source
 // producer, different regions, heavy ops at both ends (`anchor`), a producer or consumer the rules do not
 // let fuse (`barrier_*`), a transpose into a reduction (`layout`), a reduction epilogue of the wrong size
-// (`multi_pass`), shapes (DESIGN.md rule 3, except at movement ops and into reductions). `none` means the
-// edge may merge as far as the edge goes; group-level rules (one heavy op per group, prologue/epilogue
-// sides, limits, cycles) are strategy_grouping.h's. With all rules off it answers exactly as legality.h.
+// (`multi_pass`), shapes (the shape rule of docs/design.md §5, except at movement ops and into
+// reductions). `none` means the edge may merge as far as the edge goes; group-level rules (one heavy op
+// per group, prologue/epilogue sides, limits, cycles) are strategy_grouping.h's. With all rules off it
+// answers exactly as legality.h.
 #pragma once
 
 #include "detail/legality.h"

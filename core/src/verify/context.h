@@ -58,9 +58,9 @@ struct Context {
   }
   std::uint64_t bytes_of(OpId x) const;
   std::uint64_t elements_of(OpId x) const;
-  // DESIGN.md section 5: the op's distinct inputs read plus its output written (none for a resident source).
+  // docs/design.md §8: the op's distinct inputs read plus its output written (none for a resident source).
   std::uint64_t unfused_bytes_of(OpId x) const;
-  // DESIGN.md rule 3 for one edge (whether it applies is shape_checked's answer).
+  // The shape rule (docs/design.md §5) for one edge (whether it applies is shape_checked's answer).
   bool shapes_ok(OpId producer, OpId consumer) const;
   bool is_loop(OpId x) const;
 };
@@ -69,7 +69,7 @@ struct Context {
 using InnerEdge = std::pair<std::size_t, std::size_t>;
 std::vector<InnerEdge> inner_edges(const Context& c, const FusionGroup& group);
 
-// Does rule 3 apply to this edge? Not with a movement op at either end, nor into a reduction (whose
+// Does the shape rule apply to this edge? Not with a movement op at either end, nor into a reduction (whose
 // iteration space is its input).
 bool shape_checked(const FusionOp& producer, const FusionOp& consumer);
 

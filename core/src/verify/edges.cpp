@@ -6,8 +6,8 @@
 //    nothing else fits then), barrier_producer (the producer takes no such fused consumer: not a loop kind,
 //    nor a heavy op whose epilogue rule is on, an anchor's epilogue being elementwise only), barrier_consumer
 //    (the consumer takes no fused producers: not a loop kind, nor a reduction with reduction_prologue),
-//    layout (transpose -> reduction), shape (rule 3 where shape_checked says it applies); also anchor for
-//    heavy -> heavy when a heavy-op rule is on, and multi_pass for a reduction -> consumer of another element
+//    layout (transpose -> reduction), shape (the shape rule where shape_checked says it applies); also anchor
+//    for heavy -> heavy when a heavy-op rule is on, and multi_pass for a reduction -> consumer of another element
 //    count under reduction_epilogue;
 //  - an edge legal on its own was refused for the groups it joins: cycle; any reason some edge between the
 //    two groups has on its own; the roles of the heavy ops they hold (heavy_roles below); limit when a limit

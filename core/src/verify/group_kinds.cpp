@@ -3,8 +3,8 @@
 // by its rule; an anchor with no producer inside the group and no movement op beside it (its epilogue is
 // elementwise); a reduction's epilogue (members reachable from it) on the reduced iteration space and reading
 // nothing larger from outside, its prologue (members reaching it) with no transpose feeding it directly and
-// no consumer inside the group but the reduction's other prologue members; one region; and DESIGN.md rule 3
-// on every inside edge without a movement end and not into a reduction.
+// no consumer inside the group but the reduction's other prologue members; one region; and the shape rule
+// (docs/design.md §5) on every inside edge without a movement end and not into a reduction.
 #include <algorithm>
 
 #include "fusion/strategy.h"
