@@ -1,5 +1,5 @@
-// onnx-from-graph.mjs — a generated benchmark graph (bench/fusion-generate JSON) as an ONNX model, so the page's
-// importer can be timed and tested on models of any size (tests/browser/page-large.test.mjs,
+// onnx-from-graph.mjs — a generated benchmark graph (the JSON of build/native/bench/fusion-generate) as an ONNX
+// model, so the page's importer can be timed and tested on models of any size (tests/browser/page-large.test.mjs,
 // bench/page-timing.mjs).
 //
 // graphToOnnx(graph) → Uint8Array (an ONNX ModelProto, opset 20). Sources become graph inputs with their
@@ -8,8 +8,8 @@
 // chain, fan, diamonds and adversarial graphs (KINDS); anything else (or a reduction of several tensors) throws
 // an Error naming the op. Reduction
 // axes and transpose permutations are read off the shapes. Encoded with the importer's own protobuf library
-// through tests/web/onnx-model-builder.mjs.
-import { F16, F32, graph, info, modelBytes, node, tensor, I64 } from '../tests/web/onnx-model-builder.mjs';
+// through tests/onnx/onnx-model-builder.mjs.
+import { F16, F32, graph, info, modelBytes, node, tensor, I64 } from '../tests/onnx/onnx-model-builder.mjs';
 
 const ELEMENTWISE = { add: 'Add', sub: 'Sub', mul: 'Mul', div: 'Div', gelu: 'Gelu', relu: 'Relu', exp: 'Exp', neg: 'Neg',
   tanh: 'Tanh', sigmoid: 'Sigmoid', matmul: 'MatMul', softmax: 'Softmax' };

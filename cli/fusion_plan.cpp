@@ -3,10 +3,11 @@
 // Usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--hardware H] [--rule NAME=VALUE]...
 //                    [--table] [--verify] [FILE|-]
 // The flags become an options document read by fusion::read_options_json, so they are checked exactly
-// as the JSON options are (docs/strategies.md).
+// as the JSON options are (docs/design.md §9, docs/strategies.md).
 // Prints the plan JSON (byte for byte what the WASM module returns) or, with --table, a readable
 // table. Bad input: one line on stderr naming the problem and where, exit status 2. --verify checks
-// the plan with the independent verifier and exits 3 on any violation. Shown by tests/core/cli.test.cpp.
+// the plan with the independent verifier and exits 3 on any violation. The contract: docs/design.md §14.
+// Shown by tests/core/cli_test.cmake (ctest `cli`).
 #include <fstream>
 #include <iostream>
 #include <iterator>

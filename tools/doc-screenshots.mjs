@@ -7,7 +7,7 @@
 // Chromium through tests/browser/chromium.mjs; never downloads a browser. Not part of `npm test` (the tests
 // write their own screenshots to build/screenshots/).
 import { fileURLToPath } from 'node:url';
-import { encodeState } from '../web/src/url-state.js';
+import { encodeState } from '../web/src/share/url-state.js';
 import { EPILOGUE } from '../tests/browser/strategy-graphs.mjs';
 import { openSite, openPage, waitForPlan } from '../tests/browser/page-helpers.mjs';
 

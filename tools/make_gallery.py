@@ -18,7 +18,7 @@ Contract: for each model of torch_models.GALLERY (random weights, seeded; nothin
                (docs/onnx.md, "Operands that are part of the op"), as PyTorch does;
              - initializers become graph inputs without data (same names, types and shapes), so files stay small.
 It checks that the .onnx has no Identity node and stays under 300 KB, prints one line per model (op count,
-sizes, export times), and changes nothing else. tests/node/gallery-agreement.test.mjs compares the two files;
+sizes, export times), and changes nothing else. tests/onnx/gallery-agreement.test.mjs compares the two files;
 tests/python/test_torch_export.py checks that the committed .json is what the exporter prints today.
 """
 from __future__ import annotations

@@ -6,14 +6,14 @@
 //
 // Warnings and a one-line summary (nodes, ops, opaque ops, initializers) go to stderr; --quiet leaves them out.
 // Exit status: 0 imported, 1 the model cannot be imported (the OnnxImportError message names the node and the
-// construct), 2 bad usage or an unreadable file. Uses web/src/onnx/import.js; tested by
-// tests/node/onnx-cli.test.mjs.
+// construct), 2 bad usage or an unreadable file. Uses web/src/import/onnx/import.js; tested by
+// tests/onnx/onnx-cli.test.mjs.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
-import { formatGraph } from '../web/src/graph-text.js';
-import { importOnnx, OnnxImportError } from '../web/src/onnx/import.js';
-import { opTableMarkdown } from '../web/src/onnx/op-table.js';
+import { formatGraph } from '../web/src/graph/graph-text.js';
+import { importOnnx, OnnxImportError } from '../web/src/import/onnx/import.js';
+import { opTableMarkdown } from '../web/src/import/onnx/op-table.js';
 
 const USAGE = 'usage: node tools/onnx2fusion.mjs [--quiet] MODEL.onnx > graph.json\n       node tools/onnx2fusion.mjs --op-table\n';
 

@@ -1,6 +1,8 @@
-// run-tests.mjs — runs every test suite after a build: ctest (build/native), the same ctest under ASan + UBSan
-// (build/asan), Node tests, page-module tests (tests/web, pure modules in Node), browser tests, and the Python
-// tests of the PyTorch exporter (tests/python, unittest under Debian's /usr/bin/python3 with python3-torch).
+// run-tests.mjs — runs every test suite after a build: lint first (tools/lint.mjs: ESLint and Prettier, so a
+// layout slip shows early), ctest (build/native), the same ctest under ASan + UBSan (build/asan), the WASM
+// module's tests (tests/wasm), the ONNX importer's (tests/onnx), page-module tests (tests/web, pure modules in
+// Node), browser tests, and the Python tests of the PyTorch exporter (tests/python, unittest under Debian's
+// /usr/bin/python3 with python3-torch).
 //
 // Each runner's own output streams through unchanged (including its summary lines); all suites run even when
 // one fails, then a closing line "tests: N passed, M failed" sums them (a suite that failed without a failing
@@ -30,10 +32,12 @@ const SANITIZER_ENV = {
 };
 
 const SUITES = [
+  { name: 'lint', command: [process.execPath, 'tools/lint.mjs'], count: countSummary },
   { name: 'ctest', command: ['ctest', '--test-dir', 'build/native', '--output-on-failure', '-j', '2'], count: countCtest },
   { name: 'asan', command: ['ctest', '--test-dir', 'build/asan', '--output-on-failure', '-j', '2'], count: countCtest,
     env: SANITIZER_ENV },
-  { name: 'node', command: nodeTest(testFiles('tests/node')), count: countNodeTest },
+  { name: 'wasm', command: nodeTest(testFiles('tests/wasm')), count: countNodeTest },
+  { name: 'onnx', command: nodeTest(testFiles('tests/onnx')), count: countNodeTest },
   { name: 'web', command: nodeTest(testFiles('tests/web')), count: countNodeTest },
   { name: 'browser', command: nodeTest(testFiles('tests/browser')), count: countNodeTest },
   { name: 'python', command: ['/usr/bin/python3', '-B', '-m', 'unittest', 'discover', '-s', 'tests/python'],
@@ -42,6 +46,12 @@ const SUITES = [
 
 function nodeTest(files) {
   return [process.execPath, '--test', '--test-reporter=spec', ...files];
+}
+
+// Our own tools' closing line (tools/lint.mjs): "lint: 170 passed, 1 failed".
+function countSummary(out) {
+  const m = out.match(/^\w+: (\d+) passed, (\d+) failed$/m);
+  return m && { passed: Number(m[1]), failed: Number(m[2]) };
 }
 
 // The spec reporter's summary: "ℹ pass 12" and "ℹ fail 0".

@@ -3,7 +3,7 @@
 #
 # Debian packages: cmake, ninja-build, g++, emscripten, nlohmann-json3-dev, doctest-dev, chromium, and for the
 # PyTorch exporter's tests (tests/python) python3-torch, python3-torchvision, python3-onnx, and for the ONNX
-# importer's sweep (tests/node/onnx-testdata.test.mjs) libonnx-testdata. Missing ones are installed with
+# importer's sweep (tests/onnx/onnx-testdata.test.mjs) libonnx-testdata. Missing ones are installed with
 # apt-get when running as root; otherwise the exact commands are printed and the script fails. npm packages:
 # `npm ci` when node_modules is missing or older than package-lock.json.
 # Idempotent; a second run only checks (well under a second). Run by npm start, npm test and npm run build.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""torch_export.py — a torch.nn.Module and example inputs → a Fusion Playground graph (DESIGN.md section 6).
+"""torch_export.py — a torch.nn.Module and example inputs → a Fusion Playground graph (docs/design.md §2).
 
 Usage (Debian's python3-torch; call /usr/bin/python3, which sees it):
   /usr/bin/python3 tools/torch_export.py resnet18 > resnet18.json        # a gallery model or a torchvision name
@@ -58,7 +58,7 @@ Mapping (torch_mapping.py holds it as data; docs/torch_export.md explains each r
 A node whose result is a tuple (split, torch.max(x, dim), an opaque module) gets one op per tensor in it, named
 "<node>.<i>" (only the pieces read with x[i] when that is all that reads it); x[i] is then the i-th op.
 Tested by tests/python/test_torch_export.py; the gallery's agreement with the ONNX importer by
-tests/node/gallery-agreement.test.mjs.
+tests/onnx/gallery-agreement.test.mjs.
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@
 // can still fail outside it, such as embind copying a huge argument string into an exhausted heap, reaches
 // JavaScript as an exception, which wasm/fusion-loader.mjs turns into an error value. Only value types
 // cross: no class handles for JavaScript to .delete(). Not here: parsing, typed errors, the builder API
-// (wasm/fusion.mjs). Shown by tests/node/*.test.mjs.
+// (wasm/fusion.mjs). Shown by tests/wasm/*.test.mjs.
 #include <emscripten/bind.h>
 
 #include <string>

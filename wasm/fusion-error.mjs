@@ -5,7 +5,7 @@
 // `internal` is true for failures that are not the caller's mistake (a bug, or out of memory: the error value
 // says "internal": true, and an internal_error names the broken "invariant" and "where"); false for user errors.
 // errorValue() builds {ok: false, error, errors} for failures found on the JavaScript side, so they look
-// exactly like the ones the C++ facade returns; internalValue() the same for an internal failure. Shown by tests/node/builder.test.mjs.
+// exactly like the ones the C++ facade returns; internalValue() the same for an internal failure. Shown by tests/wasm/builder.test.mjs.
 
 export class FusionError extends Error {
   constructor({ code, message, op, path, line, column, internal, invariant, where }, errors = []) {

@@ -1,12 +1,12 @@
-// fusion-graph.mjs — FusionGraph: the append-only graph builder of DESIGN.md section 7, in JavaScript.
+// fusion-graph.mjs — FusionGraph: the append-only graph builder (docs/design.md §13), in JavaScript.
 //
 // addOp({kind, inputs, shape, dtype_bytes | dtype, name}) appends one op and returns its id (its insertion
 // index). Inputs are ids or names of ops added before it, so id order is a topological order; any other input
 // is refused at once with FusionError code "unknown_input" (and a reused name with "duplicate_name"), naming
 // the op and the path /ops/<id>/inputs/<k>. Everything else (kinds, shapes, dtypes, byte limits) is checked
 // by the C++ validator when the graph is planned or validated, so JS and native can never disagree on it.
-// toJSON() gives the DESIGN.md section 6 graph with inputs as ids; JSON.stringify(graph) uses it.
-// Shown by tests/node/builder.test.mjs.
+// toJSON() gives the graph JSON of docs/design.md §2 with inputs as ids; JSON.stringify(graph) uses it.
+// Shown by tests/wasm/builder.test.mjs.
 import { FusionError } from './fusion-error.mjs';
 
 export class FusionGraph {

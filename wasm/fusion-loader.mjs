@@ -7,8 +7,8 @@
 // facade's JSON text unchanged (what the native CLI prints); the others return it parsed. Failures come back
 // as {ok: false, error, errors}; nothing thrown inside the module escapes. loadedFusion() is the loaded API,
 // or null before loading finishes. heapBytes() is the size of the current instance's WASM memory (it grows
-// on demand and never shrinks), for leak checks such as tests/node/load.test.mjs.
-// Not here: any planning logic; it all runs in C++ (core/). Shown by tests/node/module.test.mjs.
+// on demand and never shrinks), for leak checks such as tests/wasm/load.test.mjs.
+// Not here: any planning logic; it all runs in C++ (core/). Shown by tests/wasm/module.test.mjs.
 import { FusionError, errorValue, internalValue } from './fusion-error.mjs';
 
 let loading = null;

@@ -7,7 +7,7 @@
 // as the second argument) and returns the plan object; a failed plan throws FusionError with the error's
 // code, message, op and path. Before loadFusion() has resolved it throws FusionError code "not_loaded".
 // Option values are checked by C++ ("invalid_options", "unknown_strategy"), not here.
-// Shown by tests/node/builder.test.mjs.
+// Shown by tests/wasm/builder.test.mjs.
 import { FusionError } from './fusion-error.mjs';
 import { loadedFusion } from './fusion-loader.mjs';
 

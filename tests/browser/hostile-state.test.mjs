@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import LZString from 'lz-string';
-import { DEFAULT_EXAMPLE } from '../../web/src/gallery.js';
-import { MAX_LINK_TEXT, decodeState } from '../../web/src/url-state.js';
+import { DEFAULT_EXAMPLE } from '../../web/src/gallery/gallery.js';
+import { MAX_LINK_TEXT, decodeState } from '../../web/src/share/url-state.js';
 import { openSite, openPage, waitForPlan, editorText } from './page-helpers.mjs';
 
 const BIG_LINK = `#state=1.${readFileSync(new URL('data/link-50mb.txt', import.meta.url), 'utf8').trim()}`;

@@ -6,8 +6,8 @@
 // build/screenshots/compare-*.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { runCli } from '../node/native-cli.mjs';
-import { encodeState } from '../../web/src/url-state.js';
+import { runCli } from '../wasm/native-cli.mjs';
+import { encodeState } from '../../web/src/share/url-state.js';
 import { openSite, openPage, waitForPlan, shot } from './page-helpers.mjs';
 import { EPILOGUE } from './strategy-graphs.mjs';
 

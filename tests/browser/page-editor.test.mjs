@@ -61,7 +61,7 @@ test('the JSON box completes op kinds from the schema', { timeout: 60_000 }, asy
   await page.locator('.cm-line span', { hasText: /^"relu"$/ }).click();
   await page.keyboard.press('Control+Space');
   const options = page.locator('.cm-tooltip-autocomplete li');
-  await options.first().waitFor({ timeout: 10_000 });
+  await options.first().waitFor({ timeout: 30_000 });
   const labels = await options.allTextContents();
   assert.ok(labels.some((l) => /relu/.test(l)), `completions: ${labels.slice(0, 8).join(', ')}`);
   await page.context().close();

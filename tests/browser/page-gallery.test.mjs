@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { GALLERY, exampleFile } from '../../web/src/gallery.js';
-import { MAX_ROWS } from '../../web/src/plan-panel.js';
-import { runCli } from '../node/native-cli.mjs';
+import { GALLERY, exampleFile } from '../../web/src/gallery/gallery.js';
+import { MAX_ROWS } from '../../web/src/views/plan-panel.js';
+import { runCli } from '../wasm/native-cli.mjs';
 import { openSite, openPage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
 
 let site;

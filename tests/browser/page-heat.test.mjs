@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { runCli } from '../node/native-cli.mjs';
+import { runCli } from '../wasm/native-cli.mjs';
 import { openSite, openPage, waitForPlan, shot, root } from './page-helpers.mjs';
 
 let site;

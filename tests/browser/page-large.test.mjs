@@ -1,14 +1,15 @@
 // page-large.test.mjs — a 5,000-op model (the transformer benchmark generator, as ONNX) stays usable: it opens
-// with its fusion groups collapsed while the main thread keeps answering, groups open and close by click, key
-// and button, Find reveals an op inside a closed group, and the "largest savings first" list is ordered.
+// with its fusion groups collapsed and is planned in the worker, groups open and close by click, key and
+// button, Find reveals an op inside a closed group, and the "largest savings first" list is ordered.
+// How long it takes to open, and the longest main-thread task and frame gap meanwhile, are measured by
+// bench/page-timing.mjs (`npm run bench:page`), not here: they depend on the machine and its load.
 import assert from 'node:assert/strict';
-import { cpus, loadavg } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { openSite, openPage, waitForPlan, shownNumbers, editorText, shot, root } from './page-helpers.mjs';
 import { dropFile, cliPlan, numbersOf } from './import-helpers.mjs';
 import { graphToOnnx } from '../../bench/onnx-from-graph.mjs';
-import { decodeState } from '../../web/src/url-state.js';
+import { decodeState } from '../../web/src/share/url-state.js';
 
 const OPS = 5000;
 let site;
@@ -29,29 +30,17 @@ const drawn = () => page.evaluate(() => {
   return { collapsed: cy.nodes('.collapsed').length, clusters: cy.nodes('.group').length, nodes: cy.nodes().length };
 });
 const shownCount = () => page.evaluate(() => Number(document.body.dataset.planShown));
+// Plans answered so far, per place ('worker' | 'main'), as the page's planner client counts them.
+const planned = () => page.evaluate(() => ({ ...window.fusionPlayground.planner.ran }));
 
-// The bound for one main-thread task: 1.5 s on an idle machine, stretched by the competing load per core (the
-// test machines are shared: 2 cores, often several builds at once), so a frozen tab (tens of seconds, or
-// never) fails and a busy machine does not.
-const TASK_LIMIT_MS = 1500 * Math.min(6, Math.max(1, loadavg()[0] / cpus().length));
-
-test('a 5,000-op ONNX model opens with its groups collapsed and the page keeps answering', { timeout: 240_000 }, async () => {
+test('a 5,000-op ONNX model opens with its groups collapsed, planned in the worker', { timeout: 240_000 }, async () => {
   const n = await shownCount();
-  await page.evaluate(() => {
-    const watch = { long: [], worstGap: 0, last: performance.now() };
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) watch.long.push(e.duration); }).observe({ type: 'longtask' });
-    const beat = () => { const now = performance.now(); watch.worstGap = Math.max(watch.worstGap, now - watch.last); watch.last = now; requestAnimationFrame(beat); };
-    requestAnimationFrame(beat);
-    window.watch = watch;
-  });
+  const ran = await planned();
   await dropFile(page, '#graph', 'transformer-5000.onnx', graphToOnnx(JSON.parse(text)));
   await waitForPlan(page, n + 1, 180_000);
-  await page.waitForTimeout(500);
-  const watch = await page.evaluate(() => window.watch);
-  const run = await page.evaluate(() => window.fusionPlayground.imports.last);
-  const worst = Math.max(0, ...watch.long);
-  console.log(`transformer ${OPS} as ONNX: drop → numbers ${Math.round(run.toNumbersMs)} ms, → drawn ${Math.round(run.toDrawnMs)} ms; ` +
-    `longest task ${Math.round(worst)} ms, longest frame gap ${Math.round(watch.worstGap)} ms (limit ${Math.round(TASK_LIMIT_MS)} ms)`);
+  const now = await planned();
+  assert.equal(now.main, ran.main, 'nothing was planned on the main thread');
+  assert.ok(now.worker > ran.worker, 'the worker answered the plan');
 
   assert.deepEqual(await shownNumbers(page), numbersOf(cliPlan(text)), 'the numbers are the CLI\'s for the generated graph');
   plan = cliPlan(await editorText(page));
@@ -62,8 +51,6 @@ test('a 5,000-op ONNX model opens with its groups collapsed and the page keeps a
   assert.equal(d.nodes, plan.op_group.length - multiGroups().reduce((s, g) => s + g.ops.length - 1, 0));
   assert.equal(await page.getByTestId('expand-state').textContent(), `${multiGroups().length} of ${multiGroups().length} kernels collapsed`);
   assert.equal(await page.evaluate(() => window.fusionPlayground.timings.lastLayout.engine), 'layered', 'too big for ELK: the quick layout');
-  assert.ok(worst < TASK_LIMIT_MS, `a main-thread task took ${Math.round(worst)} ms`);
-  assert.ok(watch.worstGap < TASK_LIMIT_MS + 500, `no frame for ${Math.round(watch.worstGap)} ms`);
   await shot(page, 'large-collapsed');
   // The share link of the imported graph is compressed off the main thread (link-worker.js) and still opens it.
   const graphText = await editorText(page);

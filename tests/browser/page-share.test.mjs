@@ -2,7 +2,7 @@
 // numbers; a damaged link shows a message and the default example; options toggle re-plans.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DEFAULT_EXAMPLE } from '../../web/src/gallery.js';
+import { DEFAULT_EXAMPLE } from '../../web/src/gallery/gallery.js';
 import { openSite, openPage, waitForPlan, shownNumbers, editorText } from './page-helpers.mjs';
 
 let site;

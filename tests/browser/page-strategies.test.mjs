@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { readFileSync } from 'node:fs';
-import { runCli } from '../node/native-cli.mjs';
-import { encodeState } from '../../web/src/url-state.js';
+import { runCli } from '../wasm/native-cli.mjs';
+import { encodeState } from '../../web/src/share/url-state.js';
 import { openSite, openPage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
 import { EPILOGUE, SHARED } from './strategy-graphs.mjs';
 

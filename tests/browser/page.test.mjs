@@ -12,18 +12,19 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { loadFusion } from '../../wasm/fusion.mjs';
-import { DEFAULT_EXAMPLE } from '../../web/src/gallery.js';
+import { DEFAULT_EXAMPLE } from '../../web/src/gallery/gallery.js';
 import { launchChromium } from './chromium.mjs';
 import { startStaticServer } from './static-server.mjs';
 
 const root = (path) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+const siteDir = process.env.FUSION_SITE_DIR ?? root('dist'); // as page-helpers.mjs: a build of one's own, or dist/
 
 let server;
 let browser;
 
 before(async () => {
-  assert.ok(existsSync(root('dist/index.html')), 'no dist/index.html: run `npm run build` first');
-  server = await startStaticServer(root('dist'));
+  assert.ok(existsSync(`${siteDir}/index.html`), `no ${siteDir}/index.html: run \`npm run build\` first`);
+  server = await startStaticServer(siteDir);
   browser = await launchChromium();
 });
 

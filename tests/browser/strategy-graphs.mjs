@@ -1,6 +1,6 @@
 // strategy-graphs.mjs — graphs on which the strategies of docs/strategies.md decide differently, for the
 // browser tests (not a test file itself). Each is graph JSON text; the expected plans come from the CLI.
-import { formatGraph } from '../../web/src/graph-text.js';
+import { formatGraph } from '../../web/src/graph/graph-text.js';
 
 const op = (name, kind, inputs, shape) => ({ name, kind, ...(inputs.length ? { inputs } : {}), shape, dtype: 'f16' });
 const text = (ops) => formatGraph({ ops });  // one op per line, as the page writes graphs

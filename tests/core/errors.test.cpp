@@ -1,5 +1,5 @@
 // errors.test.cpp — one fixture per error code: the code, where it points, and a message that says
-// what to fix. (out_of_memory and internal_error come from the API facade; see tests/node.)
+// what to fix. (out_of_memory and internal_error come from the API facade; see tests/wasm.)
 #include <doctest/doctest.h>
 
 #include "fusion/json_io.h"

@@ -1,7 +1,7 @@
 // byte-heat.test.mjs — the bytes-moved colouring bins the planner's per-op numbers; it computes none.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { byteHeat, HEAT_COLORS } from '../../web/src/byte-heat.js';
+import { byteHeat, HEAT_COLORS } from '../../web/src/present/byte-heat.js';
 
 test('the smallest op takes the lightest colour and the largest the darkest; order is kept', () => {
   const { bins, binOf } = byteHeat([16, 1 << 10, 1 << 20, 1 << 30, 16]);

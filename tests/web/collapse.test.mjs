@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { loadFusion } from '../../wasm/fusion.mjs';
-import { buildViewModel } from '../../web/src/view-model.js';
-import { COLLAPSE_ABOVE, collapseViewModel, drawnViewModel, isOpen, toggleGroup, openGroup, setAll, countCollapsed, expandTo, countDrawn, MAX_DRAWN } from '../../web/src/collapse.js';
+import { buildViewModel } from '../../web/src/present/view-model.js';
+import { COLLAPSE_ABOVE, expandTo, setAll } from '../../web/src/state/expansion.js';
+import { collapseViewModel, drawnViewModel, countCollapsed, countDrawn, MAX_DRAWN } from '../../web/src/present/collapse.js';
 
 let fusion;
 before(async () => { fusion = await loadFusion(); });
@@ -26,20 +27,6 @@ const planOf = (graph) => {
   assert.equal(plan.ok, true);
   return plan;
 };
-
-test('a small graph opens expanded and a large one collapsed; toggling flips one group', () => {
-  assert.equal(isOpen(null, 3, COLLAPSE_ABOVE), true);
-  assert.equal(isOpen(null, 3, COLLAPSE_ABOVE + 1), false);
-  const one = toggleGroup(null, 3, 5000);
-  assert.deepEqual(one, { all: false, except: [3], ops: 5000 });
-  assert.equal(isOpen(one, 3, 5000), true);
-  assert.equal(isOpen(one, 4, 5000), false);
-  assert.deepEqual(toggleGroup(one, 3, 5000), { all: false, except: [], ops: 5000 });
-  assert.equal(openGroup(one, 3, 5000), one, 'opening an open group changes nothing');
-  assert.equal(isOpen(toggleGroup(setAll(true, 10), 7, 10), 7, 10), false);
-  assert.equal(isOpen(one, 3, 4999), false, 'a state made for another graph size no longer applies');
-  assert.equal(isOpen(setAll(false, 5000), 3, 10), true);
-});
 
 test('a collapsed group is one node with the plan\'s bytes, and its inner edges vanish', () => {
   const plan = planOf(GRAPH);
@@ -97,15 +84,6 @@ test('every op of a large graph is drawn exactly once, inside its collapsed grou
   assert.ok(!out.edges.some((e) => e.fused), 'fused edges only live inside groups');
   const expanded = drawnViewModel(graph, plan, setAll(true, ops.length));
   assert.equal(expanded.nodes.length, ops.length);
-});
-
-test('an expand event opens or closes one group, or all of them', () => {
-  assert.deepEqual(expandTo(null, 'all', true, 5000), { all: true, except: [], ops: 5000 });
-  const one = expandTo(null, 4, true, 5000);
-  assert.equal(isOpen(one, 4, 5000), true);
-  assert.equal(expandTo(one, 4, true, 5000), one);
-  assert.equal(isOpen(expandTo(one, 4, false, 5000), 4, 5000), false);
-  assert.equal(isOpen(expandTo(null, 4, false, 10), 4, 10), false);
 });
 
 test('the box count follows the open groups, and past MAX_DRAWN boxes nothing is drawn', () => {

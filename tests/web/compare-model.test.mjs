@@ -1,7 +1,7 @@
 // compare-model.test.mjs — the compare view's pair, its number rows (copied from the plans) and shared layout.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultPair, compareNumbers, layoutModel } from '../../web/src/compare-model.js';
+import { defaultPair, compareNumbers, layoutModel } from '../../web/src/present/compare-model.js';
 
 const plan = (o) => ({ bytes_unfused: 100, bytes_fused: 60, time_unfused_us: 20, time_fused_us: 12, kernels_unfused: 5,
   kernels_fused: 3, speedup_estimate: 100 / 60, time_speedup: 20 / 12, ...o });

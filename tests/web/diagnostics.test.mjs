@@ -1,7 +1,7 @@
 // diagnostics.test.mjs — planner errors land on the right text: line/column, or the node a JSON path names.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { offsetOf, rangeOfPath, toDiagnostics, summarize, pointerSegments } from '../../web/src/diagnostics.js';
+import { offsetOf, rangeOfPath, toDiagnostics, summarize, pointerSegments } from '../../web/src/graph/diagnostics.js';
 
 const TEXT = '{"ops": [\n  {"name": "x", "kind": "input", "shape": [4], "dtype": "f32"},\n  {"name": "y", "kind": "relu", "inputs": ["nope"], "shape": [4], "dtype": "f32"}\n]}\n';
 

@@ -1,7 +1,7 @@
 // drafts.test.mjs — a draft survives a reload; a damaged draft is ignored, never thrown.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadDraft, saveDraft } from '../../web/src/drafts.js';
+import { loadDraft, saveDraft } from '../../web/src/state/drafts.js';
 
 const memory = () => { const m = new Map(); return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => m.set(k, String(v)), m }; };
 

@@ -1,7 +1,7 @@
 // element-config.test.mjs — how a <fusion-playground> element's attributes and children become a request.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readElementConfig } from '../../web/src/element-config.js';
+import { readElementConfig } from '../../web/src/element/element-config.js';
 
 const at = { baseUrl: 'https://docs.example.org/posts/fusion/', pageOrigin: 'https://docs.example.org' };
 

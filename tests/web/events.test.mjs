@@ -1,8 +1,8 @@
 // events.test.mjs — the state owner: typed events, undo/redo, stale plans ignored, last valid plan kept.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { initialState, reduce, isStale, isCompareStale, compareErrorNow } from '../../web/src/events.js';
-import { createStore } from '../../web/src/store.js';
+import { initialState, reduce, isStale, isCompareStale, compareErrorNow } from '../../web/src/state/events.js';
+import { createStore } from '../../web/src/state/store.js';
 
 const A = '{"ops": [\n  {"name": "x", "kind": "input", "shape": [4], "dtype": "f32"}\n]}\n';
 const ctx = { examples: { a: A } };

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 import { loadFusion } from '../../wasm/fusion.mjs';
-import { GALLERY, DEFAULT_EXAMPLE, exampleFile, findExample } from '../../web/src/gallery.js';
+import { GALLERY, DEFAULT_EXAMPLE, exampleFile, findExample } from '../../web/src/gallery/gallery.js';
 
 const dir = new URL('../../examples/', import.meta.url);
 const text = (id) => readFileSync(new URL(exampleFile(findExample(id)), dir), 'utf8');

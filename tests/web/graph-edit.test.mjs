@@ -1,7 +1,7 @@
 // graph-edit.test.mjs — edits on the graph are pure and keep references right.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addOp, connect, disconnect, removeOp, uniqueName, updateOp } from '../../web/src/graph-edit.js';
+import { addOp, connect, disconnect, removeOp, uniqueName, updateOp } from '../../web/src/graph/graph-edit.js';
 
 const g = () => ({ ops: [
   { name: 'x', kind: 'input', shape: [4], dtype: 'f32' },

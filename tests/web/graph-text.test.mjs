@@ -1,8 +1,8 @@
-// graph-text.test.mjs — parsing, the one-op-per-line format, and resolving input references.
+// graph-text.test.mjs — parsing, the one-op-per-line format, resolving input references, and typed shapes.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { formatGraph, parseGraphText, resolveInputs, opLabel } from '../../web/src/graph-text.js';
+import { formatGraph, parseGraphText, parseShape, resolveInputs, opLabel } from '../../web/src/graph/graph-text.js';
 
 const dir = new URL('../../examples/', import.meta.url);
 
@@ -31,4 +31,15 @@ test('inputs resolve by index and by name; a dangling reference is -1', () => {
   assert.deepEqual(resolveInputs(g), [[], [0], [0, 1, -1, -1]]);
   assert.equal(opLabel(g, 0), 'x');
   assert.equal(opLabel(g, 1), '#1 relu');
+});
+
+test('a typed shape reads as a list of non-negative integers, or null', () => {
+  assert.deepEqual(parseShape('1024, 768'), [1024, 768]);
+  assert.deepEqual(parseShape(' [4096 x 1] '), [4096, 1]);
+  assert.deepEqual(parseShape('2×3×4'), [2, 3, 4]);
+  assert.deepEqual(parseShape(''), []);
+  assert.deepEqual(parseShape('[]'), []);
+  assert.equal(parseShape('1024, -1'), null);
+  assert.equal(parseShape('1.5'), null);
+  assert.equal(parseShape('a, b'), null);
 });

@@ -1,7 +1,7 @@
 // group-rows.test.mjs — groups as table rows: pattern labels, recomputed copies in every group that holds them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { groupRows, groupsOfOps } from '../../web/src/group-rows.js';
+import { groupRows, groupsOfOps } from '../../web/src/present/group-rows.js';
 
 const graph = { ops: [
   { name: 'x', kind: 'input', shape: [8], dtype: 'f32' },
@@ -12,9 +12,9 @@ const graph = { ops: [
 // e is owned by group 1 and recomputed in group 2 (plan literal in the docs/strategies.md shape).
 const plan = { ok: true, op_group: [0, 1, 1, 2],
   groups: [
-    { id: 0, ops: [0], inputs: [], outputs: [0], bytes_read: 0, bytes_written: 32, label: '', recomputed: [], flops: 0, time_us: 0 },
-    { id: 1, ops: [1, 2], inputs: [0], outputs: [2], bytes_read: 32, bytes_written: 4, label: 'softmax', recomputed: [], flops: 16, time_us: 3.9 },
-    { id: 2, ops: [1, 3], inputs: [0], outputs: [3], bytes_read: 32, bytes_written: 4, label: '', recomputed: [1], flops: 16, time_us: 3.9 },
+    { id: 0, ops: [0], inputs: [], outputs: [0], bytes_read: 0, bytes_written: 32, label: '', kernel: false, recomputed: [], flops: 0, time_us: 0 },
+    { id: 1, ops: [1, 2], inputs: [0], outputs: [2], bytes_read: 32, bytes_written: 4, label: 'softmax', kernel: true, recomputed: [], flops: 16, time_us: 3.9 },
+    { id: 2, ops: [1, 3], inputs: [0], outputs: [3], bytes_read: 32, bytes_written: 4, label: '', kernel: true, recomputed: [1], flops: 16, time_us: 3.9 },
   ] };
 
 test('an op recomputed in another group appears in both rows; only the recomputing row marks it', () => {
@@ -38,4 +38,14 @@ test('a plan without the strategy fields gives empty labels and null numbers, no
 
 test('groupsOfOps lists every group holding an op, in plan order', () => {
   assert.deepEqual([...groupsOfOps(plan)], [[0, [0]], [1, [1, 2]], [2, [1]], [3, [2]]]);
+});
+
+test('whether a group runs a kernel is the planner\'s word, not a guess from the kinds', async () => {
+  const { loadFusion } = await import('../../wasm/fusion.mjs');
+  const planned = (await loadFusion()).plan(graph, { strategy: 'xla' });
+  const rows = groupRows(graph, planned);
+  assert.deepEqual(rows.map((r) => r.kernel), planned.groups.map((g) => g.kernel));
+  assert.ok(rows.some((r) => r.kernel) && rows.some((r) => !r.kernel));
+  const claimed = { ...plan, groups: plan.groups.map((g) => ({ ...g, kernel: !g.kernel })) };
+  assert.deepEqual(groupRows(graph, claimed).map((r) => r.kernel), [true, false, false]);
 });

@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { importBytes, LONG_LINE } from '../../web/src/import-file.js';
-import { importOnnx } from '../../web/src/onnx/import.js';
-import { formatGraph } from '../../web/src/graph-text.js';
-import { F32, graph, info, modelBytes, node } from './onnx-model-builder.mjs';
+import { importBytes, LONG_LINE } from '../../web/src/import/import-file.js';
+import { importOnnx } from '../../web/src/import/onnx/import.js';
+import { formatGraph } from '../../web/src/graph/graph-text.js';
+import { F32, graph, info, modelBytes, node } from '../onnx/onnx-model-builder.mjs';
 
 const file = (path) => new Uint8Array(readFileSync(new URL(`../../${path}`, import.meta.url)));
 const text = (s) => new TextEncoder().encode(s);

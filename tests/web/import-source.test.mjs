@@ -1,7 +1,7 @@
 // import-source.test.mjs — the ?onnx= parameter takes only same-origin relative paths; formats are sniffed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { modelUrlFromSearch, sniffFormat, importFailure, importSummary, tooLarge, MAX_FILE_BYTES } from '../../web/src/import-source.js';
+import { modelUrlFromSearch, sniffFormat, importFailure, importSummary, tooLarge, MAX_FILE_BYTES } from '../../web/src/import/import-source.js';
 
 const PAGE = 'https://example.org/fusion/index.html?onnx=x';
 

@@ -1,9 +1,9 @@
 // layered-layout.test.mjs — the fallback layout places every node, in layers along the edges, without overlap,
-// and stays quick and recursion-free on big graphs.
+// and needs no recursion on big graphs (how fast it is: bench/page-modules.mjs, `npm run bench:page`).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { layeredLayout, MAX_ROW } from '../../web/src/layered-layout.js';
-import { readLayout } from '../../web/src/layout-input.js';
+import { layeredLayout, MAX_ROW } from '../../web/src/layout/layered-layout.js';
+import { readLayout } from '../../web/src/layout/layout-input.js';
 
 const node = (id, width = 80, height = 46) => ({ id, width, height });
 const edge = (s, t) => ({ id: `${s}-${t}`, sources: [s], targets: [t] });
@@ -53,16 +53,13 @@ test('no two boxes overlap, wide layers wrap into rows, and a cycle does not han
   }
 });
 
-test('a 200,000-node chain lays out without recursion, in well under the ELK timeout', () => {
+test('a 200,000-node chain lays out without overflowing the stack (no recursion along the chain)', () => {
   const n = 200_000;
   const children = Array.from({ length: n }, (_, i) => node(`n${i}`));
   const edges = Array.from({ length: n - 1 }, (_, i) => edge(`n${i}`, `n${i + 1}`));
-  const t0 = performance.now();
   const out = layeredLayout({ children, edges });
-  const ms = performance.now() - t0;
   assert.equal(out.children.length, n);
   assert.ok(out.children[n - 1].y > out.children[0].y);
-  assert.ok(ms < 5000, `${ms.toFixed(0)} ms`);
 });
 
 test('a long chain is folded into side-by-side columns, near the aspect ratio asked for', () => {

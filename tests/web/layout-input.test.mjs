@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import ELK from 'elkjs/lib/elk.bundled.js';
-import { buildElkGraph, readLayout, edgeShape, nodeSize } from '../../web/src/layout-input.js';
+import { buildElkGraph, readLayout, edgeShape, nodeSize } from '../../web/src/layout/layout-input.js';
 
 // Two fused ops in kernel 1, a source and a barrier as singletons.
 const VM = {
@@ -59,7 +59,7 @@ test('a bend point becomes a weight along and a distance across the centre line'
 });
 
 test('above LARGE_GRAPH ops the layout switches to its fast settings', async () => {
-  const { LARGE_GRAPH } = await import('../../web/src/layout-input.js');
+  const { LARGE_GRAPH } = await import('../../web/src/layout/layout-input.js');
   const nodes = Array.from({ length: LARGE_GRAPH + 1 }, (_, i) => ({ id: `op${i}`, label: `n${i}`, kind: 'relu', shape: [1], parent: null }));
   nodes[1].parent = nodes[2].parent = 'g7';
   const groups = [{ id: 'g7', group: 7, ops: [1, 2], multi: true }];

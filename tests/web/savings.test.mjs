@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { loadFusion } from '../../wasm/fusion.mjs';
-import { rankSavings } from '../../web/src/savings.js';
-import { GALLERY, exampleFile, findExample } from '../../web/src/gallery.js';
+import { rankSavings } from '../../web/src/present/savings.js';
+import { GALLERY, exampleFile, findExample } from '../../web/src/gallery/gallery.js';
 
 let fusion;
 before(async () => { fusion = await loadFusion(); });

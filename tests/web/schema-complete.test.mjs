@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { schemaCompletions } from '../../web/src/schema-complete.js';
+import { schemaCompletions } from '../../web/src/graph/schema-complete.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schema/graph.schema.json', import.meta.url), 'utf8'));
 const at = (text, marker) => schemaCompletions(text.replace(marker, ''), text.indexOf(marker), schema);

@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadFusion } from '../../wasm/fusion.mjs';
-import { catalogFrom, fromModule, labelOf, DEFAULT_CHOICES } from '../../web/src/strategy-catalog.js';
-import { REASON_CODES, explainReason } from '../../web/src/reasons.js';
+import { catalogFrom, fromModule, labelOf } from '../../web/src/planner/strategy-catalog.js';
+import { DEFAULT_CHOICES } from '../../web/src/state/options.js';
+import { REASON_CODES, explainReason } from '../../web/src/present/reasons.js';
 
 test('names from the module keep its order; known names get a label and a blurb', () => {
   const c = catalogFrom({ strategies: ['tvm', 'seed'], hardware: ['a100'] });
@@ -19,10 +20,13 @@ test('a name this page has no words for is offered under its own name; a module 
   assert.deepEqual(c.hardware[0], { name: 'b200', label: 'b200', blurb: 'NVIDIA B200' });
 });
 
-test('before the planner loads the lists are empty, and labels still read well', () => {
-  const empty = catalogFrom(fromModule(null));
+test('before the planner loads, the lists are the core\'s as built, and labels still read well', async () => {
+  const early = catalogFrom(fromModule(null));
+  assert.deepEqual(early, catalogFrom(fromModule(await loadFusion())));
+  const empty = catalogFrom({});
   assert.deepEqual(empty, { strategies: [], hardware: [] });
   assert.equal(labelOf(empty, 'strategies', 'tvm'), 'TVM-style');
+  assert.equal(labelOf(empty, 'hardware', 'h100'), 'H100');
   assert.equal(labelOf(empty, 'hardware', 'nope'), 'nope');
 });
 
@@ -31,6 +35,7 @@ test('the planner module’s catalog gives every strategy and device, the defaul
   const c = catalogFrom(fromModule(fusion));
   assert.deepEqual(c.strategies.map((e) => e.name), fusion.catalog().strategies.map((s) => s.name));
   assert.ok(c.strategies.length >= 4);
+  assert.deepEqual(DEFAULT_CHOICES, { strategy: fusion.catalog().defaults.strategy, hardware: fusion.catalog().defaults.hardware });
   assert.ok(c.strategies.some((e) => e.name === DEFAULT_CHOICES.strategy));
   assert.ok(c.hardware.some((e) => e.name === DEFAULT_CHOICES.hardware));
   assert.ok(c.strategies.every((e) => e.label !== e.name), 'each strategy has words of its own');

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import LZString from 'lz-string';
-import { decodeState, encodeState, parseMode, embedSnippet, DEFAULT_OPTIONS, STATE_VERSION } from '../../web/src/url-state.js';
+import { decodeState, encodeState, parseMode, embedSnippet, STATE_VERSION } from '../../web/src/share/url-state.js';
+import { DEFAULT_OPTIONS } from '../../web/src/state/options.js';
 
 const TEXT = '{"ops": [\n  {"name": "x", "kind": "input", "shape": [8], "dtype": "f32"},\n' +
   '  {"name": "y", "kind": "relu", "inputs": ["x"], "shape": [8], "dtype": "f32"}\n]}\n';

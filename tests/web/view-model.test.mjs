@@ -1,7 +1,7 @@
 // view-model.test.mjs — what the graph view draws is read from the plan, never decided in JS.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildViewModel } from '../../web/src/view-model.js';
+import { buildViewModel } from '../../web/src/present/view-model.js';
 
 const graph = { ops: [
   { name: 'x', kind: 'input', shape: [4], dtype: 'f32' },

@@ -1,9 +1,9 @@
 // words.test.mjs — what people read: reasons in plain words, numbers formatted (not computed), Markdown export.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { explainReason, shortReason, isBlocked, REASON_CODES } from '../../web/src/reasons.js';
-import { formatBytes, exactBytes, formatSpeedup, formatShape, formatTime } from '../../web/src/format.js';
-import { planMarkdown } from '../../web/src/plan-markdown.js';
+import { explainReason, shortReason, isBlocked, REASON_CODES } from '../../web/src/present/reasons.js';
+import { formatBytes, exactBytes, formatSpeedup, formatShape, formatTime } from '../../web/src/present/format.js';
+import { planMarkdown } from '../../web/src/present/plan-markdown.js';
 
 test('every reason code of the planner has its own plain-words explanation', () => {
   const seen = new Set();

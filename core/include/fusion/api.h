@@ -9,7 +9,7 @@
 //  - failures that are not the caller's mistake, kFailureCodes, whose error object also carries
 //    "internal": true: "out_of_memory", and "internal_error" (a bug: a broken invariant, reported with
 //    "invariant" and "where", e.g. "core/src/planner.cpp:123").
-// catalog() lists both sets. docs/design.md §10 is the contract.
+// catalog() lists both sets. The contract: docs/design.md §3 (errors) and §13 (this facade).
 //
 // This is the surface the CLI and the WASM module share, so their output is identical byte for byte.
 // Shown by tests/core/api.test.cpp.

@@ -1,0 +1,141 @@
+// element.js — the <fusion-playground> custom element: one script tag, a graph, its plan on the graph.
+//
+//   <script type="module" src="…/fusion-playground.js"></script>
+//   <fusion-playground src="graphs/mlp.json"></fusion-playground>        (same-origin URL)
+//   <fusion-playground><script type="application/json">{"ops": […]}</script></fusion-playground>
+//   <fusion-playground example="attention-scores" color-by="bytes"></fusion-playground>
+// Attributes (element-config.js): src, example, broadcast="false", resident-sources, strategy="xla|tvm|…",
+// hardware="a100|h100|…", color-by="bytes", playground (the URL of the full page for "Open in playground";
+// default: the folder of this script).
+// Read-only: totals (bytes unfused/fused, speedup, kernels, estimated time), the graph with fusion groups and
+// their pattern labels, a status line naming the strategy and hardware.
+// Every number is the WASM planner's (planner-client.js, in a worker), only formatted. Errors (bad JSON,
+// validation, a src that fails) are shown in words inside the element, never thrown. After each draw the
+// element's data-plan-shown counts up (for tests). Built by Vite as dist/fusion-playground.js.
+// Shown by tests/browser/element.test.mjs.
+
+import css from './element.css?inline';
+import { EXAMPLES } from '../gallery/examples-data.js';
+import { readElementConfig } from './element-config.js';
+import { createPlanner } from '../planner/planner-client.js';
+import { buildViewModel } from '../present/view-model.js';
+import { layoutGraph } from '../layout/layout.js';
+import { createGraphView } from '../views/graph-view.js';
+import { renderHeatLegend } from '../views/heat-legend.js';
+import { parseGraphText } from '../graph/graph-text.js';
+import { summarize } from '../graph/diagnostics.js';
+import { encodeState } from '../share/url-state.js';
+import { formatBytes, exactBytes, formatSpeedup, formatTime } from '../present/format.js';
+import { h } from '../views/dom.js';
+
+let planner = null; // one planner (one worker) for every element on the page
+const ATTRS = ['src', 'example', 'broadcast', 'resident-sources', 'strategy', 'hardware', 'color-by', 'playground'];
+const CARDS = [['bytes_unfused', 'Bytes unfused'], ['bytes_fused', 'Bytes fused', 'accent'], ['speedup', 'Speedup'], ['kernels', 'Kernels'],
+  ['time', 'Est. time']];
+
+class FusionPlaygroundElement extends HTMLElement {
+  static observedAttributes = ATTRS;
+
+  connectedCallback() {
+    if (!this.shadowRoot) this.#build();
+    this.#refresh();
+  }
+
+  attributeChangedCallback() {
+    if (this.shadowRoot && this.isConnected) this.#refresh();
+  }
+
+  #build() {
+    const root = this.attachShadow({ mode: 'open' });
+    const card = ([key, label, cls]) => h('div', { class: `card ${cls ?? ''}` },
+      h('div', { class: 'label' }, label), h('div', { class: 'value', part: key, 'data-value': key }, '–'));
+    this.$ = {
+      cards: h('div', { class: 'cards', role: 'group', 'aria-label': 'Plan totals' }, CARDS.map(card)),
+      graph: h('div', { class: 'graph', role: 'img', 'aria-label': 'Op graph; fusion groups are drawn as coloured clusters' }),
+      message: h('div', { class: 'message', role: 'alert', hidden: true }),
+      legend: h('div', { class: 'legend', 'aria-label': 'Legend: bytes moved per op', hidden: true }),
+      status: h('span', { class: 'status', role: 'status' }, 'Loading the planner…'),
+      open: h('a', { target: '_blank', rel: 'noopener' }, 'Open in playground ↗'),
+    };
+    root.append(h('style', {}, css), h('div', { class: 'fp' }, this.$.cards,
+      h('div', { class: 'graph-wrap' }, this.$.graph, this.$.message), this.$.legend,
+      h('div', { class: 'foot' }, this.$.status, this.$.open)));
+    this.view = null; // the graph view starts once the graph area has a size
+    this.seq = 0;
+  }
+
+  // Reads the request, fetches the graph if needed, plans it, and draws it; a newer refresh wins.
+  async #refresh() {
+    const seq = ++this.seq;
+    const attrs = Object.fromEntries(ATTRS.map((a) => [a, this.getAttribute(a)]));
+    const inline = this.querySelector(':scope > script[type="application/json"]')?.textContent ?? '';
+    const config = readElementConfig({ attrs, inlineText: inline, baseUrl: document.baseURI, pageOrigin: location.origin });
+    const text = config.error ? null : await this.#graphText(config.graph);
+    if (seq !== this.seq) return;
+    if (typeof text !== 'string') return this.#fail(config.error ?? text.error);
+    planner ??= createPlanner();
+    const result = await planner.plan(text, config.options);
+    if (seq !== this.seq) return;
+    this.#link(config, text);
+    if (!result.ok) return this.#fail(`Not planned: ${summarize(result.errors?.[0] ?? result.error)}`);
+    await this.#draw(parseGraphText(text).graph, result, config.colorBy, seq);
+  }
+
+  // The graph text a request names, or {error} in words.
+  async #graphText(graph) {
+    if (graph.kind === 'inline') return graph.text;
+    if (graph.kind === 'example') return EXAMPLES[graph.id] ?? { error: `There is no example called “${graph.id}”.` };
+    try {
+      const response = await fetch(graph.url);
+      if (!response.ok) return { error: `Could not load ${graph.url} (HTTP ${response.status}).` };
+      return await response.text();
+    } catch (e) {
+      return { error: `Could not load ${graph.url} (${e.message}).` };
+    }
+  }
+
+  #fail(message) {
+    this.$.message.hidden = false;
+    this.$.message.textContent = message;
+    this.$.status.textContent = message;
+    this.$.status.classList.add('error');
+    for (const el of this.$.cards.querySelectorAll('[data-value]')) el.textContent = '–';
+    this.view?.render({ nodes: [], groups: [], edges: [] }, { positions: {}, routes: {} });
+    this.dataset.planShown = String((Number(this.dataset.planShown) || 0) + 1);
+  }
+
+  #link(config, text) {
+    const base = this.getAttribute('playground') ?? new URL(/* @vite-ignore */ './', import.meta.url).href;
+    const example = config.graph.kind === 'example' ? config.graph.id : null;
+    this.$.open.href = `${base}#${encodeState({ example, text, options: config.options }, example && EXAMPLES[example])}`;
+  }
+
+  async #draw(graph, plan, colorBy, seq) {
+    const set = (key, value, title = '') => Object.assign(this.$.cards.querySelector(`[data-value="${key}"]`), { textContent: value, title });
+    set('bytes_unfused', formatBytes(plan.bytes_unfused), exactBytes(plan.bytes_unfused));
+    set('bytes_fused', formatBytes(plan.bytes_fused), exactBytes(plan.bytes_fused));
+    set('speedup', formatSpeedup(plan.speedup_estimate), 'bytes unfused ÷ bytes fused');
+    set('kernels', `${plan.kernels_unfused} → ${plan.kernels_fused}`, 'before → after');
+    set('time', formatTime(plan.time_fused_us), `${plan.time_fused_us} µs estimated on ${plan.options?.hardware ?? '?'} ` +
+      `(${formatTime(plan.time_unfused_us)} unfused, ${formatSpeedup(plan.time_speedup)} faster fused)`);
+    this.$.message.hidden = true;
+    this.$.status.classList.remove('error');
+    const fused = plan.groups.filter((g) => g.ops.length > 1).length;
+    this.$.status.textContent = `${graph.ops.length} ops → ${plan.kernels_fused} kernel${plan.kernels_fused === 1 ? '' : 's'} (${fused} fused)` +
+      ` · ${plan.options?.strategy ?? 'seed'} strategy on ${plan.options?.hardware ?? '?'}`;
+    const vm = buildViewModel(graph, plan);
+    const box = this.$.graph.getBoundingClientRect();
+    const layout = await layoutGraph(vm, { direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN' });
+    if (seq !== this.seq) return;
+    this.view ??= createGraphView(this.$.graph, { onSelect: () => {}, onConnect: () => {} });
+    this.view.setEditable(false);
+    this.view.cy.resize();
+    this.view.render(vm, layout, { fit: true });
+    this.view.setColorBy(colorBy);
+    this.$.legend.hidden = colorBy !== 'bytes';
+    renderHeatLegend(this.$.legend, vm.heat);
+    this.dataset.planShown = String((Number(this.dataset.planShown) || 0) + 1);
+  }
+}
+
+if (!customElements.get('fusion-playground')) customElements.define('fusion-playground', FusionPlaygroundElement);

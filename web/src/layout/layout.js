@@ -1,0 +1,51 @@
+// layout.js — lays a view model out off the main thread, so the page never freezes on big graphs.
+//
+// Contract: layoutGraph(viewModel, options) → Promise<{positions, routes, engine, reason}> (layout-input.js
+// builds the ELK input and reads the result). The work (run-layout.js) runs in layout-worker.js: ELK's
+// layered algorithm up to ELK_MAX_NODES drawn nodes, the quick layered placement (layered-layout.js) above
+// that, when ELK throws, and when ELK has not answered within ELK_TIMEOUT_MS (the worker is then stopped and a
+// fresh one places every unanswered graph). engine is 'elk' or 'layered'; reason says why ELK was not used
+// (null when it was). One worker is started lazily and reused (worker-rpc.js); if workers cannot start (e.g.
+// a script from another origin) or the worker stops on an error, the work runs on the main thread (after an
+// error, the unanswered graphs get the quick placement). Browser-only (Vite resolves the worker URL); the pure
+// parts are tested in tests/web/layout-input.test.mjs, tests/web/layered-layout.test.mjs and
+// tests/web/run-layout.test.mjs.
+
+import { createWorkerRpc } from '../worker-rpc/worker-rpc.js';
+import { buildElkGraph, readLayout } from './layout-input.js';
+
+export const ELK_MAX_NODES = 500;
+export const ELK_TIMEOUT_MS = 10_000;
+
+let rpc = null; // one worker for every layout on the page, started on first use
+
+const workers = () => (rpc ??= createWorkerRpc({
+  start: () => new Worker(new URL('./layout-worker.js', import.meta.url), { type: 'module' }),
+  main: async (request) => (await import('./run-layout.js')).runLayout(request),
+  crashReason: () => 'the layout worker stopped',
+}));
+
+// One request. Unanswered when its worker stops (an error, or another request's timeout), it is asked again
+// for the quick placement, keeping its first reason.
+function ask(job) {
+  const w = workers();
+  let timer = null;
+  const reply = w.call(job, {
+    lost: (why) => {
+      clearTimeout(timer);
+      return ask({ ...job, engine: 'layered', reason: job.reason ?? why });
+    },
+  });
+  if (job.engine === 'elk' && w.where() === 'worker') {
+    timer = setTimeout(() => w.restart(`ELK took longer than ${ELK_TIMEOUT_MS / 1000} s`), ELK_TIMEOUT_MS);
+  }
+  return reply.finally(() => clearTimeout(timer));
+}
+
+export async function layoutGraph(vm, options) {
+  const graph = buildElkGraph(vm, options);
+  const big = vm.nodes.length > ELK_MAX_NODES;
+  const reply = await ask({ graph, engine: big ? 'layered' : 'elk', reason: big ? `more than ${ELK_MAX_NODES} nodes to draw` : null });
+  if (!reply.ok) throw new Error(reply.error);
+  return { ...readLayout(reply.result), engine: reply.engine, reason: reply.reason ?? null };
+}

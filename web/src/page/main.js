@@ -1,0 +1,117 @@
+// main.js — the playground page: wires the state owner, the planner and the views, one way:
+// events → store (state/) → planner (WASM, in a Web Worker; planner/) → plan-result event → views (views/).
+//
+// Stages, in order: read the page mode; build the state owner, the planner and the views; subscribe the
+// effects (plan on change, keep the URL and the draft current, render); install the controls; open the first
+// state. Nothing is rendered or decided here: views draw, controls dispatch events. Shown by
+// tests/browser/page*.test.mjs.
+
+import schema from '../../../schema/graph.schema.json';
+import { EXAMPLES } from '../gallery/examples-data.js';
+import { GALLERY } from '../gallery/gallery.js';
+import { installFileOpen } from '../import/file-open.js';
+import { layoutGraph } from '../layout/layout.js';
+import { watchCompare } from '../planner/compare-planner.js';
+import { createPlanner } from '../planner/planner-client.js';
+import { catalogFrom, labelOf } from '../planner/strategy-catalog.js';
+import { watchPlan } from '../planner/watch-plan.js';
+import { parseMode } from '../share/url-state.js';
+import { ALL_KINDS } from '../graph/op-kinds.js';
+import { createStore } from '../state/store.js';
+import { createCompareView } from '../views/compare-view.js';
+import { $ } from '../views/dom.js';
+import { createEditorStatus } from '../views/editor-status.js';
+import { createGraphPane } from '../views/graph-pane.js';
+import { createGraphView } from '../views/graph-view.js';
+import { createJsonEditor } from '../views/json-editor.js';
+import { createPageChrome, showPageMode } from '../views/page-chrome.js';
+import { createPlanPanel } from '../views/plan-panel.js';
+import { createSavingsPanel } from '../views/savings-panel.js';
+import { createSelectionPanel } from '../views/selection-panel.js';
+import { createStatusLine } from '../views/status-line.js';
+import { createStrategyPicker } from '../views/strategy-picker.js';
+import { installAddOp } from './controls/add-op.js';
+import { installExport } from './controls/export.js';
+import { installFind } from './controls/find.js';
+import { installGraphTools } from './controls/graph-tools.js';
+import { installKeyboard } from './controls/keyboard.js';
+import { installLargeGraph } from './controls/large-graph.js';
+import { installMenus } from './controls/menus.js';
+import { installOptions } from './controls/options.js';
+import { installShare } from './controls/share.js';
+import { createLinkSync } from './link-sync.js';
+import { createTimings } from './timings.js';
+
+// ---- stage 1: page mode ----
+const mode = parseMode(location.search);
+const editable = !mode.embed || mode.editable;
+const timings = createTimings();
+showPageMode(mode, editable);
+
+// ---- stage 2: state owner, planner, views ----
+const store = createStore({ examples: EXAMPLES });
+const dispatch = (event) => store.dispatch(event);
+const notice = (message, level = 'info') => dispatch({ type: 'notice', level, message });
+const select = (target) => dispatch({ type: 'select', target });
+const planner = createPlanner();
+const dtypes = schema.definitions.dtype.enum;
+
+const editor = createJsonEditor($('editor'), { schema, onChange: (text) => dispatch({ type: 'set-text', text }) });
+editor.setReadOnly(!editable);
+const graphView = createGraphView($('graph'), {
+  onSelect: select,
+  onConnect: (producer, consumer) => tools.connect(producer, consumer),
+  onHoverEdge: (edge) => statusLine.showEdge(store.getState(), edge),
+  onToggleGroup: (group) => largeGraph.toggle(group),
+});
+graphView.setEditable(editable);
+const picker = createStrategyPicker({ strategy: $('opt-strategy'), hardware: $('opt-hardware'), dispatch });
+const planPanel = createPlanPanel({ onSelect: select, hardwareLabel: (name) => labelOf(picker.catalog(), 'hardware', name) });
+// The compare view (not in embed mode): two strategies' plans side by side, planned by compare-planner.js.
+const compareView = mode.embed ? null : createCompareView(document.querySelector('main.layout'), { dispatch, catalog: picker.catalog, layoutGraph });
+const selectionPanel = createSelectionPanel($('selection-body'), { dispatch, dtypes, kinds: ALL_KINDS });
+const savingsPanel = createSavingsPanel({ onSelect: (target) => { select(target); graphView.centerGroup(target.id); } });
+const statusLine = createStatusLine($('status'), { planMs: () => timings.values.lastPlanMs });
+const editorStatus = createEditorStatus({ line: $('editor-status'), overlay: $('graph-overlay'), editor });
+const chrome = createPageChrome({ editable, graphView, catalog: picker.catalog, dispatch });
+const graphPane = createGraphPane({ graphView, container: $('graph'), overlay: $('graph-overlay'), legend: $('heat-legend'),
+  layoutGraph, getState: store.getState, restoreOverlay: () => editorStatus.render(store.getState()),
+  onLaidOut: timings.laidOut, onDrawn: timings.drawn });
+
+// ---- stage 3: effects ----
+if (compareView) watchCompare(store, planner);
+watchPlan(store, planner, { onEdit: timings.edited, onPlanned: timings.planned, onShown: timings.numbersShown });
+const links = createLinkSync({ store, dispatch, examples: EXAMPLES, mode });
+store.subscribe((state) => {
+  editor.setText(state.text);
+  picker.render(state);
+  compareView?.render(state);
+  graphPane.render(state);
+  planPanel.render(state);
+  savingsPanel.render(state);
+  selectionPanel.render(state, editable);
+  statusLine.render(state);
+  editorStatus.render(state);
+  chrome.render(state);
+});
+
+// ---- stage 4: controls ----
+const addOp = installAddOp({ store, dispatch, editable, dtypes, notice });
+const tools = installGraphTools({ store, dispatch, graphView, editable, notice, addOp: addOp.open });
+const find = installFind({ store, dispatch, graphView });
+installKeyboard({ editor, editable, dispatch, actions: { ...tools, addOp: addOp.open, find: find.focus } });
+installMenus();
+installOptions({ store, dispatch });
+installShare({ store, examples: EXAMPLES, mode, notice });
+installExport({ store, graphView, notice });
+planner.ready.then(chrome.setVersion, () => {});
+planner.catalog.then((names) => { picker.setCatalog(catalogFrom(names)); picker.render(store.getState()); });
+
+// ---- stage 5: the first state, then opening models (button, Ctrl+O, drop, ?onnx=) and the big-graph controls ----
+links.openFirst();
+const fileOpen = installFileOpen({ store, dispatch, editable });
+const largeGraph = installLargeGraph({ store, dispatch, graphView });
+
+// For tests and the timing note: the store and the timings (read-only use).
+window.fusionPlayground = { store, timings: timings.values, gallery: GALLERY, graphView, planner,
+  screenPosition: (op) => graphView.screenPosition(op), imports: fileOpen.timings, compare: compareView, layoutGraph };

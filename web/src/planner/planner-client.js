@@ -1,0 +1,98 @@
+// planner-client.js — a small promise client over the WASM planner; errors come back as data.
+//
+// Contract: createPlanner(load?) → {ready: Promise<version>, catalog: Promise<{strategies, hardware}>,
+// plan(text, options) → Promise<result>, planMany(text, [options…]) → Promise<[result…]>, where, ran}.
+// catalog holds the strategy and hardware names the loaded module offers (null where it has none; see
+// strategy-catalog.js). planMany plans one text under several options in one request (one copy of the text
+// to the worker); the compare view uses it for its two strategies.
+// With no `load`, in a browser, the planner runs in a module Web Worker (planner-worker.js) so planning a
+// large graph never blocks the page; if the worker cannot start or load the module (e.g. the script was
+// loaded from another origin, which workers refuse), it falls back to the main thread and says so in
+// `where` ('worker' | 'main'). ran = {worker, main} counts the requests answered in each place as the answers
+// say (the worker names its scope in each reply), so a test can show that a plan was made off the main thread.
+// With `load` (a function resolving to the API of wasm/fusion.mjs, as in Node tests) it runs on the main
+// thread. plan() resolves to the planner's result exactly as returned (never recomputed); a load failure
+// resolves to {ok:false, error:{code:'load_failed', message}, errors:[…]}. Requests are answered in order.
+// Timing is measured by the caller. Shown by tests/browser/page-worker.test.mjs.
+
+import { createWorkerRpc } from '../worker-rpc/worker-rpc.js';
+import { fromModule } from './strategy-catalog.js';
+
+export function createPlanner(load) {
+  if (load || typeof Worker === 'undefined') return mainThreadPlanner(load ?? defaultLoad);
+  return workerPlanner();
+}
+
+const loadFailed = (e) => {
+  const error = { code: e?.code ?? 'load_failed', message: e?.message ?? String(e) };
+  return { ok: false, error, errors: [error] };
+};
+
+function mainThreadPlanner(load) {
+  const loading = Promise.resolve().then(load);
+  const ran = { worker: 0, main: 0 };
+  return {
+    where: 'main',
+    ran,
+    ready: loading.then((f) => f.version()),
+    catalog: loading.then(fromModule, () => fromModule(null)),
+    plan: (text, options) => loading.then((f) => { ran.main += 1; return f.plan(text, options); }, loadFailed),
+    planMany: (text, list) => loading.then((f) => { ran.main += 1; return list.map((o) => f.plan(text, o)); },
+      (e) => list.map(() => loadFailed(e))),
+  };
+}
+
+// Requests go to the worker once it is ready; if it never becomes ready, everything moves to the main thread.
+function workerPlanner() {
+  let fallback = null;
+  const onMain = () => (fallback ??= mainThreadPlanner(defaultLoad));
+  let catalog = fromModule(null);
+  let started;
+  const ready0 = new Promise((resolve, reject) => { started = { resolve, reject }; });
+  const rpc = createWorkerRpc({
+    start: () => new Worker(new URL('./planner-worker.js', import.meta.url), { type: 'module' }),
+    lazy: false,
+    main: async ({ text, options, optionsList }) => ({
+      result: await (optionsList ? onMain().planMany(text, optionsList) : onMain().plan(text, options)),
+      where: 'main',
+    }),
+    crashReason: () => 'the planner worker stopped; try again',
+    onEvent: (data) => {
+      if (data?.type === 'ready') {
+        catalog = data.catalog ?? catalog;
+        started.resolve(data.version);
+      } else if (data?.type === 'failed') started.reject(data.error);
+    },
+    onCrash: (e) => {
+      started.reject(new Error(e?.message || 'the planner worker stopped'));
+      onMain();
+    },
+  });
+  if (rpc.where() === 'main') return onMain(); // the worker could not even be constructed
+  const ready = ready0.catch(() => {
+    rpc.toMain('the planner worker did not start');
+    return onMain().ready;
+  });
+  const ran = { worker: 0, main: 0 };
+  // One request, once the worker is ready (or gave up); a worker that stops answers it with lost(failure).
+  // The reply says where the plan was made (the worker names its scope), and ran counts it there.
+  const ask = async (request, lost) => {
+    await ready.catch(() => {});
+    const reply = await rpc.call(request, { lost: (message) => ({ result: lost(loadFailed(new Error(message))), where: null }) });
+    if (reply.where in ran) ran[reply.where] += 1;
+    return reply.result;
+  };
+  return {
+    get where() { return rpc.where(); },
+    ran,
+    ready,
+    catalog: ready.then(() => (fallback ? fallback.catalog : catalog), () => catalog),
+    plan: (text, options) => ask({ text, options }, (failure) => failure),
+    planMany: (text, optionsList) => ask({ text, optionsList }, (failure) => optionsList.map(() => failure)),
+  };
+}
+
+async function defaultLoad() {
+  const { loadFusion } = await import('../../../wasm/fusion.mjs');
+  return loadFusion();
+}

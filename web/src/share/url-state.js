@@ -1,0 +1,167 @@
+// url-state.js — share links: the page state ⇄ the URL hash, versioned and compressed.
+//
+// Contract (pure, no DOM):
+//   encodeState({example, text, options, compare?}, exampleText) → hash string without '#':
+//     'example=<id>' when the text is the unmodified gallery example and the broadcast/resident options are
+//     the defaults (a readable link, followed by '&strategy=S', '&hardware=H', '&compare=A,B' when those are
+//     set), else 'state=<version>.<lz-string payload>'. The payload stores only what differs from the
+//     defaults: e (example id), t (text, omitted when equal to exampleText), o (options that differ: b, r,
+//     s = strategy, h = hardware), c ([A, B], the compare view's two strategies, when it is open).
+//   decodeState(hash) → {kind:'empty'} | {kind:'state', state:{example, text?, options, compare?}}
+//     | {kind:'error', message}. A damaged, truncated, foreign or oversized link (MAX_LINK_CHARS,
+//     MAX_LINK_TEXT) is an 'error' with a message for people, never an exception. Older versions are
+//     migrated forward by MIGRATIONS; a newer version is an error. options always has broadcast and
+//     resident_sources, and strategy/hardware only when the link names them (absent = the planner's default);
+//     names are checked for form (lower-case letters, digits, '_'), the planner judges whether they exist.
+//   parseMode(search) → {embed, editable, showJson} from the query string (?embed&editable&json).
+// Old links are kept as golden tests in tests/web/url-state.test.mjs.
+
+import LZString from 'lz-string';
+import { DEFAULT_OPTIONS, DEFAULT_CHOICES, isChoiceName, isChoicePair as isPair } from '../state/options.js';
+
+export const STATE_VERSION = 1;
+const OPTION_KEYS = { b: 'broadcast', r: 'resident_sources' };
+const CHOICE_KEYS = { s: 'strategy', h: 'hardware' };
+
+// MIGRATIONS[v] turns a version-v payload into a version-(v+1) payload. None yet: v1 is the first.
+const MIGRATIONS = {};
+
+// Size caps of a link: its payload (Chromium refuses URLs above 2 MB) and what that unpacks to (a graph of
+// about 100,000 ops); a larger one is refused before JSON parsing, so a hostile link never reaches the editor,
+// the draft or the planner.
+export const MAX_LINK_CHARS = 2_000_000;
+export const MAX_LINK_TEXT = 8 * 2 ** 20;
+const tooLarge = (size) => ({
+  kind: 'error',
+  message: `This share link is too large to open (${size}; the limit is ${MAX_LINK_TEXT} characters of graph), ` +
+    'so the default example is shown instead. Share a smaller graph, or send the JSON file.',
+});
+
+const damaged = (why) => ({
+  kind: 'error',
+  message: `This share link is damaged or incomplete (${why}), so the default example is shown instead. ` +
+    'Ask for the link again, or copy it whole.',
+});
+
+// The options that differ from the defaults, by their short keys.
+function changedOptions(options) {
+  const o = {};
+  for (const [short, key] of Object.entries(OPTION_KEYS)) {
+    if (options?.[key] !== undefined && options[key] !== DEFAULT_OPTIONS[key]) o[short] = options[key];
+  }
+  for (const [short, key] of Object.entries(CHOICE_KEYS)) {
+    if (options?.[key] !== undefined && options[key] !== DEFAULT_CHOICES[key]) o[short] = options[key];
+  }
+  return o;
+}
+
+// 'example=<id>' and the strategy, hardware and compare settings as readable parameters.
+function exampleLink(example, o, compare) {
+  const params = [`example=${encodeURIComponent(example)}`];
+  if (o.s !== undefined) params.push(`strategy=${encodeURIComponent(o.s)}`);
+  if (o.h !== undefined) params.push(`hardware=${encodeURIComponent(o.h)}`);
+  if (compare) params.push(`compare=${compare.map(encodeURIComponent).join(',')}`);
+  return params.join('&');
+}
+
+export function encodeState({ example, text, options, compare }, exampleText) {
+  const o = changedOptions(options);
+  const sameText = example && text === exampleText;
+  if (sameText && o.b === undefined && o.r === undefined) return exampleLink(example, o, compare);
+  const payload = {};
+  if (example) payload.e = example;
+  if (!sameText) payload.t = text;
+  if (Object.keys(o).length) payload.o = o;
+  if (compare) payload.c = compare;
+  return `state=${STATE_VERSION}.${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+}
+
+function readPayload(payload) {
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
+  if (payload.e !== undefined && typeof payload.e !== 'string') return null;
+  if (payload.t !== undefined && typeof payload.t !== 'string') return null;
+  if (payload.e === undefined && payload.t === undefined) return null;
+  const options = { ...DEFAULT_OPTIONS };
+  for (const [short, key] of Object.entries(OPTION_KEYS)) {
+    const v = payload.o?.[short];
+    if (v === undefined) continue;
+    if (typeof v !== 'boolean') return null;
+    options[key] = v;
+  }
+  for (const [short, key] of Object.entries(CHOICE_KEYS)) {
+    const v = payload.o?.[short];
+    if (v === undefined) continue;
+    if (!isChoiceName(v)) return null;
+    options[key] = v;
+  }
+  if (payload.c !== undefined && !isPair(payload.c)) return null;
+  return { example: payload.e ?? null, ...(payload.t !== undefined ? { text: payload.t } : {}), options,
+    ...(payload.c ? { compare: [...payload.c] } : {}) };
+}
+
+// 'example=<id>&strategy=…&hardware=…&compare=A,B' → a state, or a damaged-link error.
+function readExampleLink(h) {
+  const [first, ...rest] = h.split('&');
+  const id = decodeURIComponent(first.slice('example='.length));
+  if (!/^[a-z0-9-]+$/.test(id)) return damaged('unknown example name');
+  const state = { example: id, options: { ...DEFAULT_OPTIONS } };
+  for (const part of rest) {
+    const [key, raw = ''] = part.split('=');
+    const value = decodeURIComponent(raw);
+    const known = key === 'strategy' || key === 'hardware' || key === 'compare';
+    if (!known) return damaged(`it has an unknown setting “${key.slice(0, 40)}”`);
+    if (key === 'compare' ? !isPair(value.split(',')) : !isChoiceName(value)) {
+      return damaged(`“${value.slice(0, 40)}” is not a valid ${key} setting`);
+    }
+    if (key === 'compare') state.compare = value.split(',');
+    else state.options[key] = value;
+  }
+  return { kind: 'state', state };
+}
+
+export function decodeState(hash) {
+  const h = String(hash ?? '').replace(/^#/, '');
+  if (h === '') return { kind: 'empty' };
+  if (h.startsWith('example=')) {
+    try {
+      return readExampleLink(h);
+    } catch {
+      return damaged('its data cannot be read');  // a malformed %-escape
+    }
+  }
+  const m = /^state=(\d+)\.(.+)$/s.exec(h);
+  if (!m) return damaged('it does not look like a Fusion Playground link');
+  let version = Number(m[1]);
+  if (version > STATE_VERSION) {
+    return { kind: 'error', message: `This link was made by a newer Fusion Playground (format ${version}); ` +
+      'the default example is shown instead. Reload the page to get the latest version.' };
+  }
+  if (m[2].length > MAX_LINK_CHARS) return tooLarge(`${m[2].length} characters`);
+  let payload;
+  try {
+    const text = LZString.decompressFromEncodedURIComponent(m[2]) ?? '';
+    if (text.length > MAX_LINK_TEXT) return tooLarge(`it unpacks to ${text.length} characters`);
+    payload = JSON.parse(text);
+  } catch {
+    return damaged('its data cannot be read');
+  }
+  for (; version < STATE_VERSION; version++) {
+    if (!MIGRATIONS[version]) return damaged(`format ${version} is unknown`);
+    payload = MIGRATIONS[version](payload);
+  }
+  const state = readPayload(payload);
+  return state ? { kind: 'state', state } : damaged('its data is incomplete');
+}
+
+export function parseMode(search) {
+  const q = new URLSearchParams(search);
+  const flag = (k) => q.has(k) && q.get(k) !== '0' && q.get(k) !== 'false';
+  return { embed: flag('embed'), editable: flag('editable'), showJson: flag('json') };
+}
+
+// The iframe snippet that embeds a page URL (the caller adds ?embed to it).
+export function embedSnippet(url, { width = 720, height = 480 } = {}) {
+  const esc = String(url).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  return `<iframe src="${esc}" width="${width}" height="${height}" style="border:1px solid #d0d7de;border-radius:8px" ` +
+    'title="Fusion Playground" loading="lazy"></iframe>';
+}

@@ -1,0 +1,182 @@
+// events.js — every change to the page state is one of these events; reduce() applies one.
+//
+// Contract: reduce(state, event, ctx) → new state; pure (ctx.examples maps example id → graph text).
+// The event list is closed: an unknown type throws (a bug, not a user error).
+//   {type:'restore', state:{example, text?, options}}   open a link or a draft
+//   {type:'load-example', id}                           pick from the gallery
+//   {type:'set-text', text}                             typing or pasting in the JSON box
+//   {type:'import-graph', text, name}                   a model or graph file opened (file-open.js; undoable)
+//   {type:'edit-graph', edit}                           an edit on the graph (see applyEdit)
+//   {type:'set-option', key, value}                     broadcast / resident_sources (booleans), strategy /
+//                                                       hardware (names; the default name removes the key)
+//   {type:'set-compare', pair}                          open the compare view on [A, B] strategies, or null
+//   {type:'select', target}                             {kind:'op'|'group'|'edge', id} or null
+//   {type:'expand', group, open}                        open or close fusion group k (or 'all') in the graph
+//   {type:'set-color-by', value}                        colour ops by 'group' (kernel) or 'bytes' moved
+//   {type:'undo'} | {type:'redo'}                       graph edits, examples, options (typing coalesced)
+//   {type:'plan-result', text, options, result}         the planner answered (stale answers are ignored)
+//   {type:'compare-result', text, options, pair, results} both plans of the compare view ([A's, B's])
+//   {type:'notice', level, message} | {type:'dismiss-notice'}
+// State: {example, text, options, graph, plan, error, planned, selection, colorBy, notice, past, future,
+// lastEvent, compare, compared, compareError, expanded}.
+// `graph`/`plan` are the last graph that planned OK and its plan: they stay while the text is broken.
+// `expanded` says which fusion groups are drawn open (expansion.js; null: the default for the graph's size).
+// `compare` is the compare view's pair of strategies (null when closed; a view choice, not undone);
+// `compared` is {text, options, pair, graph, left, right}: the last pair of plans that both planned OK;
+// `compareError` is {text, options, pair, message} when the latest pair did not plan (see compareErrorNow).
+// Shown by tests/web/events.test.mjs.
+
+import { parseGraphText, formatGraph } from '../graph/graph-text.js';
+import { DEFAULT_OPTIONS, DEFAULT_CHOICES, isChoiceName, isChoicePair as isPair } from './options.js';
+import * as edits from '../graph/graph-edit.js';
+import { expandTo } from './expansion.js';
+
+export function initialState() {
+  return {
+    example: null, text: '', options: { ...DEFAULT_OPTIONS }, graph: null, plan: null, error: null,
+    planned: null, selection: null, colorBy: 'group', notice: null, past: [], future: [], lastEvent: null,
+    compare: null, compared: null, compareError: null, expanded: null,
+  };
+}
+
+const HISTORY_LIMIT = 200;
+export const COLOR_BY = ['group', 'bytes'];
+const snapshot = (s) => ({ example: s.example, text: s.text, options: s.options });
+
+// Record the current content on the undo stack before a change (typing coalesces into one entry).
+function remember(state, event) {
+  if (event.type === 'set-text' && state.lastEvent === 'set-text') return state;
+  return { ...state, past: [...state.past, snapshot(state)].slice(-HISTORY_LIMIT), future: [] };
+}
+
+// A graph edit as a pure graph → graph function.
+export function applyEdit(graph, edit) {
+  switch (edit.type) {
+    case 'add': return edits.addOp(graph, edit.op);
+    case 'remove': return edits.removeOp(graph, edit.op);
+    case 'connect': return edits.connect(graph, edit.producer, edit.consumer);
+    case 'disconnect': return edits.disconnect(graph, edit.producer, edit.consumer);
+    case 'update': return edits.updateOp(graph, edit.op, edit.patch);
+    default: throw new Error(`unknown graph edit ${edit.type}`);
+  }
+}
+
+// Options with one option set: booleans as booleans; a strategy or hardware name, left out when it is the default.
+function withOption(options, key, value) {
+  if (key in DEFAULT_OPTIONS) return { ...options, [key]: !!value };
+  if (!(key in DEFAULT_CHOICES) || !isChoiceName(value)) throw new Error(`unknown option ${key}=${value}`);
+  const { [key]: _, ...rest } = options;
+  return value === DEFAULT_CHOICES[key] ? rest : { ...rest, [key]: value };
+}
+
+const samePair = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// Both compare plans, when they answer the current text, options and pair (else the state is unchanged).
+function compareResult(state, { text, options, pair, results }) {
+  if (text !== state.text || !samePair(options, state.options) || !samePair(pair, state.compare)) return state;
+  const parsed = parseGraphText(text);
+  const failed = results.find((r) => !r.ok);
+  if (failed || !parsed.ok) {
+    const err = failed?.errors?.[0] ?? failed?.error;
+    return { ...state, compareError: { text, options, pair, message: err?.message ?? 'the graph text is not a graph' } };
+  }
+  return { ...state, compareError: null, compared: { text, options, pair, graph: parsed.graph, left: results[0], right: results[1] } };
+}
+
+function selectionAfter(selection, edit) {
+  if (edit.type === 'remove') return null;
+  if (edit.type === 'add') return { kind: 'op', id: edit.index };
+  return selection;
+}
+
+function step(state, event, ctx) {
+  switch (event.type) {
+    case 'restore': {
+      const { example, options } = event.state;
+      const text = event.state.text ?? ctx.examples[example] ?? '';
+      return { ...state, example: example ?? null, text, options: { ...DEFAULT_OPTIONS, ...options }, selection: null, past: [], future: [],
+        compare: isPair(event.state.compare) ? [...event.state.compare] : null };
+    }
+    case 'load-example': {
+      if (!(event.id in ctx.examples)) return { ...state, notice: { level: 'error', message: `There is no example called “${event.id}”.` } };
+      return { ...remember(state, event), example: event.id, text: ctx.examples[event.id], selection: null, expanded: null };
+    }
+    case 'import-graph':
+      return { ...remember(state, event), example: null, text: event.text, selection: null, expanded: null };
+    case 'set-text':
+      if (event.text === state.text) return state;
+      return { ...remember(state, event), text: event.text };
+    case 'edit-graph': {
+      const parsed = parseGraphText(state.text);
+      if (!parsed.ok) return { ...state, notice: { level: 'error', message: 'Fix the JSON first: the graph can be edited once the text parses.' } };
+      const graph = applyEdit(parsed.graph, event.edit);
+      const edit = event.edit.type === 'add' ? { ...event.edit, index: graph.ops.length - 1 } : event.edit;
+      return { ...remember(state, event), text: formatGraph(graph), selection: selectionAfter(state.selection, edit) };
+    }
+    case 'set-option':
+      return { ...remember(state, event), options: withOption(state.options, event.key, event.value) };
+    case 'set-compare':
+      if (event.pair !== null && !isPair(event.pair)) throw new Error(`bad compare pair ${JSON.stringify(event.pair)}`);
+      return samePair(event.pair, state.compare) ? state : { ...state, compare: event.pair && [...event.pair] };
+    case 'compare-result':
+      return compareResult(state, event);
+    case 'select':
+      return { ...state, selection: event.target ?? null };
+    case 'expand': {
+      if (event.group !== 'all' && !Number.isInteger(event.group)) throw new Error(`bad group ${event.group}`);
+      const expanded = expandTo(state.expanded, event.group, event.open, state.graph?.ops.length ?? 0);
+      return expanded === state.expanded ? state : { ...state, expanded };
+    }
+    case 'set-color-by':
+      if (!COLOR_BY.includes(event.value)) throw new Error(`unknown colouring ${event.value}`);
+      return event.value === state.colorBy ? state : { ...state, colorBy: event.value };
+    case 'undo': {
+      if (!state.past.length) return state;
+      const prev = state.past[state.past.length - 1];
+      return { ...state, ...prev, past: state.past.slice(0, -1), future: [snapshot(state), ...state.future], selection: null };
+    }
+    case 'redo': {
+      if (!state.future.length) return state;
+      const [next, ...rest] = state.future;
+      return { ...state, ...next, past: [...state.past, snapshot(state)], future: rest, selection: null };
+    }
+    case 'plan-result': {
+      const { text, options, result } = event;
+      if (text !== state.text || JSON.stringify(options) !== JSON.stringify(state.options)) return state;
+      const planned = { text, options };
+      if (!result.ok) return { ...state, error: result, planned };
+      const parsed = parseGraphText(text);
+      if (!parsed.ok) return { ...state, error: result, planned };
+      return { ...state, graph: parsed.graph, plan: result, error: null, planned };
+    }
+    case 'notice':
+      return { ...state, notice: { level: event.level ?? 'info', message: event.message } };
+    case 'dismiss-notice':
+      return { ...state, notice: null };
+    default:
+      throw new Error(`unknown event ${event.type}`);
+  }
+}
+
+export function reduce(state, event, ctx = { examples: {} }) {
+  const next = step(state, event, ctx);
+  return next === state ? state : { ...next, lastEvent: event.type };
+}
+
+// True while the compare view's plans were made for another text, options or pair than the current ones.
+export function isCompareStale(state) {
+  const c = state.compared;
+  return !c || c.text !== state.text || !samePair(c.options, state.options) || !samePair(c.pair, state.compare);
+}
+
+// The compare view's planning error for the current text, options and pair, or null.
+export function compareErrorNow(state) {
+  const e = state.compareError;
+  return e && e.text === state.text && samePair(e.options, state.options) && samePair(e.pair, state.compare) ? e : null;
+}
+
+// True while the text or options shown differ from what the plan on screen was computed for.
+export function isStale(state) {
+  return !state.planned || state.planned.text !== state.text ||
+    JSON.stringify(state.planned.options) !== JSON.stringify(state.options);
+}
