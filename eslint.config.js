@@ -3,14 +3,19 @@
 //
 // Rules: ESLint's recommended set plus a few that catch real bugs; layout is Prettier's alone
 // (eslint-config-prettier, last, turns off anything that would fight it). Globals follow where the code runs:
-// the page in the browser, workers in a worker, the WASM API and the ONNX importer in Node and the browser (only
-// what both have), tests and scripts in Node; Playwright tests and scripts pass callbacks to page.evaluate that
-// run in the page, so those files may name browser globals too.
+// the page in the browser, workers in a worker, tests and scripts in Node; Playwright tests and scripts pass
+// callbacks to page.evaluate that run in the page, so those files may name browser globals too.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier/flat';
 import globals from 'globals';
 
-const BOTH = globals['shared-node-browser'];
+// Code that runs in Node and in the browser may name only what both have (no window, document, Worker,
+// process): the WASM API, the ONNX importer (also tools/onnx2fusion.mjs) and the page's pure folders, which
+// tests/web runs in Node and which import nothing from the DOM...
+const PORTABLE = ['wasm/**', 'web/src/import/onnx/**', 'web/src/{graph,present,state,share,layout,gallery}/**'];
+// ...except the promise clients among them, which start a Web Worker.
+const WORKER_CLIENTS = ['web/src/share/link-encoder.js', 'web/src/layout/layout.js'];
+const WORKERS = 'web/src/**/*-worker.js';
 
 export default [
   { ignores: ['build/', 'dist/', 'wasm/generated/', 'fuzz/'] },
@@ -30,13 +35,10 @@ export default [
       'array-callback-return': 'error', // a map/filter/find callback that forgets to return
     },
   },
-  {
-    files: ['web/**'],
-    ignores: ['web/src/**/*-worker.js', 'web/src/import/onnx/**'],
-    languageOptions: { globals: globals.browser },
-  },
-  { files: ['web/src/**/*-worker.js'], languageOptions: { globals: globals.worker } },
-  { files: ['wasm/**', 'web/src/import/onnx/**'], languageOptions: { globals: BOTH } },
+  { files: ['web/**'], ignores: [...PORTABLE, WORKERS], languageOptions: { globals: globals.browser } },
+  { files: PORTABLE, languageOptions: { globals: globals['shared-node-browser'] } },
+  { files: WORKER_CLIENTS, languageOptions: { globals: globals.browser } },
+  { files: [WORKERS], languageOptions: { globals: globals.worker } },
   { files: ['tests/**', 'bench/**', 'tools/**', '*.js', '*.mjs'], languageOptions: { globals: globals.node } },
   {
     files: ['tests/browser/**', 'bench/page-timing.mjs', 'tools/doc-screenshots.mjs'],

@@ -23,12 +23,24 @@ function best(body, now = () => performance.now(), repeat = 3) {
   }
   return ms;
 }
-const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 function edgeDiff() {
   const n = 100_000;
-  const a = { edges: Array.from({ length: n }, (_, i) => ({ producer: i, consumer: i + 1, fused: i % 2 === 0, reason: i % 2 ? 'shape' : undefined })) };
-  const b = { edges: a.edges.map((e, i) => (i % 10 === 0 ? { ...e, fused: !e.fused, reason: e.fused ? 'limit' : undefined } : e)) };
+  const a = {
+    edges: Array.from({ length: n }, (_, i) => ({
+      producer: i,
+      consumer: i + 1,
+      fused: i % 2 === 0,
+      reason: i % 2 ? 'shape' : undefined,
+    })),
+  };
+  const b = {
+    edges: a.edges.map((e, i) => (i % 10 === 0 ? { ...e, fused: !e.fused, reason: e.fused ? 'limit' : undefined } : e)),
+  };
   return { what: 'edge diff, 100,000 edges', ms: best(() => diffEdges(a, b)), limit: 3000, clock: 'wall' };
 }
 
@@ -36,7 +48,12 @@ function layout() {
   const n = 200_000;
   const children = Array.from({ length: n }, (_, i) => ({ id: `n${i}`, width: 80, height: 46 }));
   const edges = Array.from({ length: n - 1 }, (_, i) => ({ id: `e${i}`, sources: [`n${i}`], targets: [`n${i + 1}`] }));
-  return { what: 'layered layout, 200,000-node chain', ms: best(() => layeredLayout({ children, edges })), limit: 5000, clock: 'wall' };
+  return {
+    what: 'layered layout, 200,000-node chain',
+    ms: best(() => layeredLayout({ children, edges })),
+    limit: 5000,
+    clock: 'wall',
+  };
 }
 
 function onnxImport() {
@@ -45,16 +62,28 @@ function onnxImport() {
   let x = 'x';
   for (let i = 0; i < 2500; i++) {
     initializers.push(tensor(`w${i}`, F32, [64, 64]), tensor(`b${i}`, F32, [64]), tensor(`s${i}`, I64, [2], [-1, 64]));
-    nodes.push(node('MatMul', [x, `w${i}`], [`m${i}`]), node('Add', [`m${i}`, `b${i}`], [`a${i}`]),
-      node('Relu', [`a${i}`], [`r${i}`]), node('Reshape', [`r${i}`, `s${i}`], [`h${i}`]));
+    nodes.push(
+      node('MatMul', [x, `w${i}`], [`m${i}`]),
+      node('Add', [`m${i}`, `b${i}`], [`a${i}`]),
+      node('Relu', [`a${i}`], [`r${i}`]),
+      node('Reshape', [`r${i}`, `s${i}`], [`h${i}`]),
+    );
     x = `h${i}`;
   }
   const bytes = modelBytes(graph({ nodes, initializers, inputs: [info('x', F32, [8, 64])], outputs: [info(x, F32)] }));
-  return { what: 'ONNX import, 10,000 nodes, 42 MB of weights', ms: best(() => importOnnx(bytes), cpuMs), limit: 1000, clock: 'CPU' };
+  return {
+    what: 'ONNX import, 10,000 nodes, 42 MB of weights',
+    ms: best(() => importOnnx(bytes), cpuMs),
+    limit: 1000,
+    clock: 'CPU',
+  };
 }
 
 const rows = [edgeDiff(), layout(), onnxImport()];
-console.log(`the page's modules in Node, best of 3 (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores), in ms`);
+console.log(
+  `the page's modules in Node, best of 3 (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores), in ms`,
+);
 console.table(rows.map(({ what, ms, clock }) => ({ what, ms: Math.round(ms), clock })));
 console.log('budgets (reported, never failed):');
-for (const r of rows) console.log(`${r.ms < r.limit ? 'pass' : 'MISS'}  ${r.what}: ${Math.round(r.ms)} ms (limit ${r.limit} ms)`);
+for (const r of rows)
+  console.log(`${r.ms < r.limit ? 'pass' : 'MISS'}  ${r.what}: ${Math.round(r.ms)} ms (limit ${r.limit} ms)`);

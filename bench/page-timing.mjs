@@ -38,21 +38,26 @@ const WAIT_MS = 300_000; // only a hang guard: nothing here fails on a slow mach
 // test machines are shared: 2 cores, often several builds at once).
 const loadFactor = Math.min(6, Math.max(1, loadavg()[0] / cpus().length));
 const budgets = [];
-const budget = (what, ms, limit) => budgets.push({ what, ms: Math.round(ms), limit: Math.round(limit), met: ms < limit });
+const budget = (what, ms, limit) =>
+  budgets.push({ what, ms: Math.round(ms), limit: Math.round(limit), met: ms < limit });
 
 // n stacked transformer MLP blocks, 10 ops each (4 weights, 2 matmuls, 2 bias adds, GELU, residual).
 function mlpStack(blocks) {
   const ops = [{ name: 'x0', kind: 'input', shape: [512, 256], dtype: 'f16' }];
   for (let b = 0; b < blocks; b++) {
     const x = b === 0 ? 'x0' : `res${b - 1}`;
-    ops.push({ name: `w1_${b}`, kind: 'input', shape: [256, 1024], dtype: 'f16' }, { name: `b1_${b}`, kind: 'input', shape: [1024], dtype: 'f16' },
-      { name: `w2_${b}`, kind: 'input', shape: [1024, 256], dtype: 'f16' }, { name: `b2_${b}`, kind: 'input', shape: [256], dtype: 'f16' },
+    ops.push(
+      { name: `w1_${b}`, kind: 'input', shape: [256, 1024], dtype: 'f16' },
+      { name: `b1_${b}`, kind: 'input', shape: [1024], dtype: 'f16' },
+      { name: `w2_${b}`, kind: 'input', shape: [1024, 256], dtype: 'f16' },
+      { name: `b2_${b}`, kind: 'input', shape: [256], dtype: 'f16' },
       { name: `fc1_${b}`, kind: 'matmul', inputs: [x, `w1_${b}`], shape: [512, 1024], dtype: 'f16' },
       { name: `bias1_${b}`, kind: 'add', inputs: [`fc1_${b}`, `b1_${b}`], shape: [512, 1024], dtype: 'f16' },
       { name: `act_${b}`, kind: 'gelu', inputs: [`bias1_${b}`], shape: [512, 1024], dtype: 'f16' },
       { name: `fc2_${b}`, kind: 'matmul', inputs: [`act_${b}`, `w2_${b}`], shape: [512, 256], dtype: 'f16' },
       { name: `bias2_${b}`, kind: 'add', inputs: [`fc2_${b}`, `b2_${b}`], shape: [512, 256], dtype: 'f16' },
-      { name: `res${b}`, kind: 'add', inputs: [`bias2_${b}`, x], shape: [512, 256], dtype: 'f16' });
+      { name: `res${b}`, kind: 'add', inputs: [`bias2_${b}`, x], shape: [512, 256], dtype: 'f16' },
+    );
   }
   return { ops: ops.slice(0, 1000) };
 }
@@ -62,10 +67,12 @@ function chain(n) {
   const ops = [{ name: 'x0', kind: 'input', shape: [512, 256], dtype: 'f16' }];
   for (let b = 0; b < n; b++) {
     const x = b === 0 ? 'x0' : `r${b - 1}`;
-    ops.push({ name: `w${b}`, kind: 'input', shape: [256, 256], dtype: 'f16' },
+    ops.push(
+      { name: `w${b}`, kind: 'input', shape: [256, 256], dtype: 'f16' },
       { name: `m${b}`, kind: 'matmul', inputs: [x, `w${b}`], shape: [512, 256], dtype: 'f16' },
       { name: `g${b}`, kind: 'gelu', inputs: [`m${b}`], shape: [512, 256], dtype: 'f16' },
-      { name: `r${b}`, kind: 'add', inputs: [`g${b}`, x], shape: [512, 256], dtype: 'f16' });
+      { name: `r${b}`, kind: 'add', inputs: [`g${b}`, x], shape: [512, 256], dtype: 'f16' },
+    );
   }
   return JSON.stringify({ ops });
 }
@@ -75,12 +82,22 @@ async function openAndEdit(site, name, path, dtype) {
   const page = await openPage(site, path);
   const n = await waitForPlan(page, 1, WAIT_MS);
   const { firstNumbersMs, firstPlanShownMs } = await page.evaluate(() => window.fusionPlayground.timings);
-  await page.evaluate((d) => window.fusionPlayground.store.dispatch(
-    { type: 'edit-graph', edit: { type: 'update', op: 0, patch: { dtype: d } } }), dtype);
+  await page.evaluate(
+    (d) =>
+      window.fusionPlayground.store.dispatch({
+        type: 'edit-graph',
+        edit: { type: 'update', op: 0, patch: { dtype: d } },
+      }),
+    dtype,
+  );
   await waitForPlan(page, n + 1, WAIT_MS);
-  const row = { graph: name, ops: await page.evaluate(() => window.fusionPlayground.store.getState().graph.ops.length),
-    loadToNumbersMs: Math.round(firstNumbersMs), loadToFirstPlanMs: Math.round(firstPlanShownMs),
-    editToPlanMs: Math.round(await page.evaluate(() => window.fusionPlayground.timings.lastEditToPlanMs)) };
+  const row = {
+    graph: name,
+    ops: await page.evaluate(() => window.fusionPlayground.store.getState().graph.ops.length),
+    loadToNumbersMs: Math.round(firstNumbersMs),
+    loadToFirstPlanMs: Math.round(firstPlanShownMs),
+    editToPlanMs: Math.round(await page.evaluate(() => window.fusionPlayground.timings.lastEditToPlanMs)),
+  };
   return { page, row };
 }
 
@@ -90,7 +107,12 @@ async function benchOpen(site) {
   budget('transformer-mlp: load → first plan drawn', small.row.loadToFirstPlanMs, 10_000);
   budget('transformer-mlp: edit → plan drawn', small.row.editToPlanMs, 5_000);
   const text = JSON.stringify(mlpStack(100), null, 2);
-  const big = await openAndEdit(site, '1,000-op MLP stack', `#${encodeState({ example: null, text, options: DEFAULT_OPTIONS })}`, 'f32');
+  const big = await openAndEdit(
+    site,
+    '1,000-op MLP stack',
+    `#${encodeState({ example: null, text, options: DEFAULT_OPTIONS })}`,
+    'f32',
+  );
   await shot(big.page, 'graph-1000-ops');
   await big.page.context().close();
   budget('1,000 ops: load → numbers (not waiting for the layout)', big.row.loadToNumbersMs, 10_000);
@@ -107,12 +129,21 @@ async function benchWorker(site) {
     const { planner } = window.fusionPlayground;
     let last = performance.now();
     let worst = 0;
-    const tick = setInterval(() => { const now = performance.now(); worst = Math.max(worst, now - last); last = now; }, 10);
+    const tick = setInterval(() => {
+      const now = performance.now();
+      worst = Math.max(worst, now - last);
+      last = now;
+    }, 10);
     const t0 = performance.now();
     const result = await planner.plan(text, { broadcast: true, resident_sources: false });
     const planMs = performance.now() - t0;
     clearInterval(tick);
-    return { ops: result.op_group?.length ?? 0, where: planner.where, planMs: Math.round(planMs), worstTickGapMs: Math.round(worst) };
+    return {
+      ops: result.op_group?.length ?? 0,
+      where: planner.where,
+      planMs: Math.round(planMs),
+      worstTickGapMs: Math.round(worst),
+    };
   }, chain(5000));
   await page.context().close();
   budget('20,000-op plan in the worker: longest main-thread tick gap', row.worstTickGapMs, 150);
@@ -122,41 +153,56 @@ async function benchWorker(site) {
 // The models: gallery files first, then generated ones, smallest first.
 function models() {
   const dir = root('examples/models');
-  const gallery = readdirSync(dir).filter((f) => f.endsWith('.onnx')).sort()
+  const gallery = readdirSync(dir)
+    .filter((f) => f.endsWith('.onnx'))
+    .sort()
     .map((f) => ({ name: f, bytes: readFileSync(`${dir}/${f}`) }));
-  const generated = generators.flatMap((g) => sizes.map((n) => {
-    const text = execFileSync(root('build/native/bench/fusion-generate'), [g, String(n)], { maxBuffer: 1 << 28 }).toString();
-    return { name: `${g}-${n}.onnx`, bytes: graphToOnnx(JSON.parse(text)) };
-  }));
+  const generated = generators.flatMap((g) =>
+    sizes.map((n) => {
+      const text = execFileSync(root('build/native/bench/fusion-generate'), [g, String(n)], {
+        maxBuffer: 1 << 28,
+      }).toString();
+      return { name: `${g}-${n}.onnx`, bytes: graphToOnnx(JSON.parse(text)) };
+    }),
+  );
   return [...gallery, ...generated];
 }
 
 // Watches the page from now on: long tasks (a PerformanceObserver) and the longest gap between frames.
-const watchTasks = (page) => page.evaluate(() => {
-  const watch = { long: [], worstGap: 0, last: performance.now() };
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) watch.long.push(e.duration); }).observe({ type: 'longtask' });
-  const beat = () => {
-    const now = performance.now();
-    watch.worstGap = Math.max(watch.worstGap, now - watch.last);
-    watch.last = now;
+const watchTasks = (page) =>
+  page.evaluate(() => {
+    const watch = { long: [], worstGap: 0, last: performance.now() };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) watch.long.push(e.duration);
+    }).observe({ type: 'longtask' });
+    const beat = () => {
+      const now = performance.now();
+      watch.worstGap = Math.max(watch.worstGap, now - watch.last);
+      watch.last = now;
+      requestAnimationFrame(beat);
+    };
     requestAnimationFrame(beat);
-  };
-  requestAnimationFrame(beat);
-  window.benchWatch = watch;
-});
+    window.benchWatch = watch;
+  });
 
 // One keystroke at the end of the JSON box's first line: key down → the store has the new text → next frame.
 async function keystrokeMs(page) {
   await page.locator('.cm-line').first().click();
   await page.keyboard.press('End');
   await page.evaluate(() => {
-    window.keyLag = new Promise((done) => document.addEventListener('keydown', () => {
-      const t0 = performance.now();
-      const stop = window.fusionPlayground.store.subscribe(() => {
-        stop();
-        requestAnimationFrame(() => done(performance.now() - t0));
-      });
-    }, { once: true, capture: true }));
+    window.keyLag = new Promise((done) =>
+      document.addEventListener(
+        'keydown',
+        () => {
+          const t0 = performance.now();
+          const stop = window.fusionPlayground.store.subscribe(() => {
+            stop();
+            requestAnimationFrame(() => done(performance.now() - t0));
+          });
+        },
+        { once: true, capture: true },
+      ),
+    );
   });
   await page.keyboard.type(' ');
   return page.evaluate(() => window.keyLag);
@@ -171,15 +217,31 @@ async function dropModel(site, model, last) {
   await page.waitForTimeout(500); // the frames right after the first draw count too
   const run = await page.evaluate(() => window.fusionPlayground.imports.last);
   const layout = await page.evaluate(() => window.fusionPlayground.timings.lastLayout);
-  const watch = await page.evaluate(() => ({ longest: Math.max(0, ...window.benchWatch.long), gap: window.benchWatch.worstGap }));
-  const row = { model: model.name, kib: Math.round(model.bytes.length / 1024), ops: run.ops, importMs: Math.round(run.importMs),
-    numbersMs: Math.round(run.toNumbersMs), drawnMs: Math.round(run.toDrawnMs), drawnNodes: layout.nodes, layout: layout.engine,
-    longestTaskMs: Math.round(watch.longest), longestFrameGapMs: Math.round(watch.gap) };
+  const watch = await page.evaluate(() => ({
+    longest: Math.max(0, ...window.benchWatch.long),
+    gap: window.benchWatch.worstGap,
+  }));
+  const row = {
+    model: model.name,
+    kib: Math.round(model.bytes.length / 1024),
+    ops: run.ops,
+    importMs: Math.round(run.importMs),
+    numbersMs: Math.round(run.toNumbersMs),
+    drawnMs: Math.round(run.toDrawnMs),
+    drawnNodes: layout.nodes,
+    layout: layout.engine,
+    longestTaskMs: Math.round(watch.longest),
+    longestFrameGapMs: Math.round(watch.gap),
+  };
   if (last) row.keystrokeMs = Math.round(await keystrokeMs(page));
   await page.context().close();
   if (model.name === 'transformer-5000.onnx') {
     const limit = 1500 * loadFactor;
-    budget(`transformer 5,000 ops dropped: longest main-thread task (1.5 s × load ${loadFactor.toFixed(1)})`, row.longestTaskMs, limit);
+    budget(
+      `transformer 5,000 ops dropped: longest main-thread task (1.5 s × load ${loadFactor.toFixed(1)})`,
+      row.longestTaskMs,
+      limit,
+    );
     budget('transformer 5,000 ops dropped: longest gap between frames', row.longestFrameGapMs, limit + 500);
   }
   return row;
@@ -211,7 +273,7 @@ if (out.open) {
   console.table(out.open);
 }
 if (out.worker) {
-  console.log('\na 20,000-op plan through the page\'s planner client:');
+  console.log("\na 20,000-op plan through the page's planner client:");
   console.table([out.worker]);
 }
 if (out.models) {

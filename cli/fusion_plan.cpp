@@ -6,11 +6,14 @@
 // as the JSON options are (docs/design.md §9, docs/strategies.md).
 // Prints the plan JSON (byte for byte what the WASM module returns) or, with --table, a readable
 // table. Bad input: one line on stderr naming the problem and where, exit status 2. --verify checks
-// the plan with the independent verifier and exits 3 on any violation. The contract: docs/design.md §14.
-// Shown by tests/core/cli_test.cmake (ctest `cli`).
+// the plan with the independent verifier and exits 3 on any violation. A bug (an internal check that
+// failed) or running out of memory: one line, error[internal_error] or error[out_of_memory], exit 4.
+// The contract: docs/design.md §14.
+// Shown by tests/core/cli_test.cmake (ctest `cli`) and tests/wasm/parity.test.mjs (the same bytes as WASM).
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -97,10 +100,7 @@ int fail_with(const std::string& file, const std::vector<fusion::Error>& errors)
   return 2;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const Args args = parse_args(argc, argv);
+int run(const Args& args) {
   if (args.help) {
     std::cout << kUsage;
     return 0;
@@ -127,4 +127,18 @@ int main(int argc, char** argv) {
   }
   std::cout << (args.table ? fusion::cli::format_plan_table(*graph, *plan) : fusion::write_plan_json(*plan) + "\n");
   return 0;
+}
+
+}  // namespace
+
+// A bug (fusion::InternalError) or exhausted memory is not the user's mistake: one line saying so, exit 4.
+int main(int argc, char** argv) {
+  try {
+    return run(parse_args(argc, argv));
+  } catch (const std::bad_alloc&) {
+    std::cerr << "fusion-plan: error[out_of_memory]: the planner ran out of memory; try a smaller graph\n";
+  } catch (const fusion::InternalError& e) {
+    std::cerr << "fusion-plan: error[internal_error]: " << e.what() << '\n';
+  }
+  return 4;
 }

@@ -21,13 +21,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const TOP_FOLDERS = ['core', 'cli', 'wasm', 'web', 'tests', 'docs', 'tools', 'bench', 'schema', 'examples', 'fuzz',
-  '.ci'];
+const TOP_FOLDERS = 'core cli wasm web tests docs tools bench schema examples fuzz .ci'.split(' ');
 const GENERATED = ['build/', 'dist/', 'wasm/generated/', 'node_modules/'];
-const SCANNED = /\.(c|cc|cpp|h|hpp|mjs|js|cjs|ts|mts|md|json|cmake|py|sh|html|css|ya?ml|txt)$|(^|\/)(CMakeLists\.txt|\.ci\/run)$/;
+const SCANNED =
+  /\.(c|cc|cpp|h|hpp|mjs|js|cjs|ts|mts|md|json|cmake|py|sh|html|css|ya?ml|txt)$|(^|\/)(CMakeLists\.txt|\.ci\/run)$/;
 const DATA = /(^|\/)(data|regressions)\/|^examples\/|^web\/public\/|package-lock\.json$/;
 const SKIP_LINE = /check-paths: ignore|"repo": *"[\w.-]+\/[\w.-]+"/;
-const SKIP_FILE = /^\s*(?:\/\/|#|<!--) *check-paths: ignore-file\b/m;  // a comment line of its own
+const SKIP_FILE = /^\s*(?:\/\/|#|<!--) *check-paths: ignore-file\b/m; // a comment line of its own
 
 const root = resolve(process.argv[2] ?? fileURLToPath(new URL('..', import.meta.url)));
 const listed = git(['ls-files', '-z', '--cached', '--others', '--exclude-standard']).filter(exists);
@@ -38,8 +38,11 @@ for (const file of listed) {
 const folders = [...new Set([...TOP_FOLDERS, ...listed.filter((f) => f.includes('/')).map((f) => f.split('/')[0])])];
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // A repository path: a top-level folder, then path characters, globs, `{a,b}` and `<placeholder>`s.
-const PATH = new RegExp(`(?<![\\w./@$-])(?:${folders.map(escape).join('|')})/(?:[\\w.\\-/*…]|\\{[\\w.,*-]+\\}|<[\\w-]+>)*`
-  + '|(?<![\\w./@$-])[A-Z][A-Z0-9_]*\\.md\\b', 'g');
+const PATH = new RegExp(
+  `(?<![\\w./@$-])(?:${folders.map(escape).join('|')})/(?:[\\w.\\-/*…]|\\{[\\w.,*-]+\\}|<[\\w-]+>)*` +
+    '|(?<![\\w./@$-])[A-Z][A-Z0-9_]*\\.md\\b',
+  'g',
+);
 
 let passed = 0;
 let failed = 0;
@@ -71,7 +74,8 @@ function check(raw, after, file) {
   const ellipsis = raw.search(/…|\.\.\./);
   const mention = ellipsis >= 0 ? raw.slice(0, ellipsis) : raw.replace(/[.,]+$/, '');
   if (GENERATED.some((prefix) => mention.startsWith(prefix) || prefix === `${mention}/`)) return undefined;
-  if (/^[A-Z]/.test(mention)) {  // an upper-case Markdown name: at the top, or beside the file
+  if (/^[A-Z]/.test(mention)) {
+    // an upper-case Markdown name: at the top, or beside the file
     const beside = file.includes('/') ? `${file.slice(0, file.lastIndexOf('/') + 1)}${mention}` : mention;
     return paths.has(mention) || paths.has(beside) ? '' : `missing path '${mention}'`;
   }
@@ -107,23 +111,33 @@ function headings(markdown) {
 
 // GitHub's anchor of a heading: lower case, punctuation dropped, spaces to dashes.
 function slug(heading) {
-  return heading.toLowerCase().replace(/<[^>]*>/g, '').replace(/[^\w\- ]/g, '').replace(/ /g, '-');
+  return heading
+    .toLowerCase()
+    .replace(/<[^>]*>/g, '')
+    .replace(/[^\w\- ]/g, '')
+    .replace(/ /g, '-');
 }
 
 // `*` within a folder, `**` across folders, `{a,b}` alternatives, `<name>` and `{name}` any text within a folder.
 function globRegex(glob) {
-  const body = glob.split(/(\*\*|\*|\{[^}]*\}|<[\w-]+>)/).map((part) => {
-    if (part === '**') return '.*';
-    if (part === '*') return '[^/]*';
-    if (part.startsWith('{') && part.includes(',')) return `(?:${part.slice(1, -1).split(',').map(escape).join('|')})`;
-    if (part.startsWith('{') || part.startsWith('<')) return '[^/]+';
-    return escape(part);
-  }).join('');
+  const body = glob
+    .split(/(\*\*|\*|\{[^}]*\}|<[\w-]+>)/)
+    .map((part) => {
+      if (part === '**') return '.*';
+      if (part === '*') return '[^/]*';
+      if (part.startsWith('{') && part.includes(','))
+        return `(?:${part.slice(1, -1).split(',').map(escape).join('|')})`;
+      if (part.startsWith('{') || part.startsWith('<')) return '[^/]+';
+      return escape(part);
+    })
+    .join('');
   return new RegExp(`^${body}/?$`);
 }
 
 function git(args) {
-  return execFileSync('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 }).split('\0').filter(Boolean);
+  return execFileSync('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 })
+    .split('\0')
+    .filter(Boolean);
 }
 
 function exists(file) {

@@ -1,8 +1,9 @@
 // run-tests.mjs — runs every test suite after a build: lint first (tools/lint.mjs: ESLint and Prettier, so a
-// layout slip shows early), ctest (build/native), the same ctest under ASan + UBSan (build/asan), the WASM
-// module's tests (tests/wasm), the ONNX importer's (tests/onnx), page-module tests (tests/web, pure modules in
-// Node), browser tests, and the Python tests of the PyTorch exporter (tests/python, unittest under Debian's
-// /usr/bin/python3 with python3-torch).
+// layout slip shows early), the path check (tools/check-paths.mjs: every repository path a file names exists),
+// ctest (build/native), the same ctest under ASan + UBSan (build/asan), the WASM module's tests (tests/wasm), the
+// ONNX importer's (tests/onnx), page-module tests (tests/web, pure modules in Node), our tools' tests
+// (tests/tools), browser tests, and the Python tests of the PyTorch exporter (tests/python, unittest under
+// Debian's /usr/bin/python3 with python3-torch).
 //
 // Each runner's own output streams through unchanged (including its summary lines); all suites run even when
 // one fails, then a closing line "tests: N passed, M failed" sums them (a suite that failed without a failing
@@ -33,12 +34,14 @@ const SANITIZER_ENV = {
 
 const SUITES = [
   { name: 'lint', command: [process.execPath, 'tools/lint.mjs'], count: countSummary },
+  { name: 'paths', command: [process.execPath, 'tools/check-paths.mjs'], count: countSummary },
   { name: 'ctest', command: ['ctest', '--test-dir', 'build/native', '--output-on-failure', '-j', '2'], count: countCtest },
   { name: 'asan', command: ['ctest', '--test-dir', 'build/asan', '--output-on-failure', '-j', '2'], count: countCtest,
     env: SANITIZER_ENV },
   { name: 'wasm', command: nodeTest(testFiles('tests/wasm')), count: countNodeTest },
   { name: 'onnx', command: nodeTest(testFiles('tests/onnx')), count: countNodeTest },
   { name: 'web', command: nodeTest(testFiles('tests/web')), count: countNodeTest },
+  { name: 'tools', command: nodeTest(testFiles('tests/tools')), count: countNodeTest },
   { name: 'browser', command: nodeTest(testFiles('tests/browser')), count: countNodeTest },
   { name: 'python', command: ['/usr/bin/python3', '-B', '-m', 'unittest', 'discover', '-s', 'tests/python'],
     count: countUnittest },
@@ -48,7 +51,7 @@ function nodeTest(files) {
   return [process.execPath, '--test', '--test-reporter=spec', ...files];
 }
 
-// Our own tools' closing line (tools/lint.mjs): "lint: 170 passed, 1 failed".
+// Our own tools' closing line (tools/lint.mjs, tools/check-paths.mjs): "lint: 170 passed, 1 failed".
 function countSummary(out) {
   const m = out.match(/^\w+: (\d+) passed, (\d+) failed$/m);
   return m && { passed: Number(m[1]), failed: Number(m[2]) };

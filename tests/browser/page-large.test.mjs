@@ -81,7 +81,7 @@ test('a click opens a collapsed group, E closes it, and the buttons open or clos
   n = await waitForPlan(page, n + 1, 180_000);
   assert.deepEqual([(await drawn()).collapsed, (await drawn()).clusters], [0, multiGroups().length]);
   await page.getByTestId('collapse-all').click();
-  n = await waitForPlan(page, n + 1, 180_000);
+  await waitForPlan(page, n + 1, 180_000);
   assert.equal((await drawn()).collapsed, multiGroups().length);
   assert.deepEqual(page.problems, []);
 });

@@ -12,45 +12,72 @@ import { spawnSync } from 'node:child_process';
 import { openSite, openPage, waitForPlan, root } from './page-helpers.mjs';
 
 let site;
-before(async () => { site = await openSite(); });
-after(async () => { await site?.close(); });
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
 
 // A chain of n blocks (weight, matmul, gelu, residual add): 4n + 1 ops.
 function chain(n) {
   const ops = [{ name: 'x0', kind: 'input', shape: [512, 256], dtype: 'f16' }];
   for (let b = 0; b < n; b++) {
     const x = b === 0 ? 'x0' : `r${b - 1}`;
-    ops.push({ name: `w${b}`, kind: 'input', shape: [256, 256], dtype: 'f16' },
+    ops.push(
+      { name: `w${b}`, kind: 'input', shape: [256, 256], dtype: 'f16' },
       { name: `m${b}`, kind: 'matmul', inputs: [x, `w${b}`], shape: [512, 256], dtype: 'f16' },
       { name: `g${b}`, kind: 'gelu', inputs: [`m${b}`], shape: [512, 256], dtype: 'f16' },
-      { name: `r${b}`, kind: 'add', inputs: [`g${b}`, x], shape: [512, 256], dtype: 'f16' });
+      { name: `r${b}`, kind: 'add', inputs: [`g${b}`, x], shape: [512, 256], dtype: 'f16' },
+    );
   }
   return JSON.stringify({ ops });
 }
 
-test('a 20,000-op plan is made in the worker, and a main-thread task runs before its answer arrives', { timeout: 120_000 }, async () => {
-  const page = await openPage(site, '#example=diamond');
-  await waitForPlan(page, 1, 60_000);
-  assert.equal(await page.evaluate(() => window.fusionPlayground.planner.where), 'worker');
-  const text = chain(5000);
-  const run = await page.evaluate(async (t) => {
-    const { planner } = window.fusionPlayground;
-    const before = { ...planner.ran };
-    const order = [];
-    const answer = planner.plan(t, { broadcast: true, resident_sources: false }).then((result) => {
-      order.push('answer');
-      return result;
-    });
-    const task = new Promise((done) => setTimeout(() => { order.push('main-thread task'); done(); }, 0));
-    const [result] = await Promise.all([answer, task]);
-    const ran = { worker: planner.ran.worker - before.worker, main: planner.ran.main - before.main };
-    return { ok: result.ok, ops: result.op_group?.length, bytes_fused: result.bytes_fused, kernels: result.kernels_fused, order, ran };
-  }, text);
-  const cli = JSON.parse(spawnSync(root('build/native/cli/fusion-plan'), ['-'], { input: text, maxBuffer: 1 << 28 }).stdout);
-  assert.deepEqual([run.ok, run.ops, run.bytes_fused, run.kernels], [true, 20_001, cli.bytes_fused, cli.kernels_fused]);
-  assert.equal(run.ran.main, 0, 'nothing was planned on the main thread');
-  assert.ok(run.ran.worker >= 1, 'the worker answered the plan');
-  assert.deepEqual(run.order, ['main-thread task', 'answer'], 'the main thread ran a task while the worker planned');
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
-});
+test(
+  'a 20,000-op plan is made in the worker, and a main-thread task runs before its answer arrives',
+  { timeout: 120_000 },
+  async () => {
+    const page = await openPage(site, '#example=diamond');
+    await waitForPlan(page, 1, 60_000);
+    assert.equal(await page.evaluate(() => window.fusionPlayground.planner.where), 'worker');
+    const text = chain(5000);
+    const run = await page.evaluate(async (t) => {
+      const { planner } = window.fusionPlayground;
+      const before = { ...planner.ran };
+      const order = [];
+      const answer = planner.plan(t, { broadcast: true, resident_sources: false }).then((result) => {
+        order.push('answer');
+        return result;
+      });
+      const task = new Promise((done) =>
+        setTimeout(() => {
+          order.push('main-thread task');
+          done();
+        }, 0),
+      );
+      const [result] = await Promise.all([answer, task]);
+      const ran = { worker: planner.ran.worker - before.worker, main: planner.ran.main - before.main };
+      return {
+        ok: result.ok,
+        ops: result.op_group?.length,
+        bytes_fused: result.bytes_fused,
+        kernels: result.kernels_fused,
+        order,
+        ran,
+      };
+    }, text);
+    const cli = JSON.parse(
+      spawnSync(root('build/native/cli/fusion-plan'), ['-'], { input: text, maxBuffer: 1 << 28 }).stdout,
+    );
+    assert.deepEqual(
+      [run.ok, run.ops, run.bytes_fused, run.kernels],
+      [true, 20_001, cli.bytes_fused, cli.kernels_fused],
+    );
+    assert.equal(run.ran.main, 0, 'nothing was planned on the main thread');
+    assert.ok(run.ran.worker >= 1, 'the worker answered the plan');
+    assert.deepEqual(run.order, ['main-thread task', 'answer'], 'the main thread ran a task while the worker planned');
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  },
+);

@@ -1,5 +1,5 @@
 // json_io.test.cpp — reading graphs (names or indices, dtype or dtype_bytes, any order) and writing
-// plans in the exact format of DESIGN.md section 6.
+// plans in the exact format of docs/design.md §10.
 #include "test_graphs.h"
 
 using namespace fusion;

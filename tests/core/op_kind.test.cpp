@@ -5,7 +5,7 @@
 
 using namespace fusion;
 
-TEST_CASE("every kind of DESIGN.md section 2 has its category") {
+TEST_CASE("every kind of docs/design.md §4 has its category") {
   for (OpKind k : {OpKind::input, OpKind::constant}) CHECK(category(k) == OpCategory::source);
   for (OpKind k : {OpKind::neg, OpKind::abs, OpKind::exp, OpKind::log, OpKind::sqrt, OpKind::rsqrt, OpKind::relu,
                    OpKind::gelu, OpKind::sigmoid, OpKind::tanh, OpKind::silu, OpKind::cast, OpKind::add,

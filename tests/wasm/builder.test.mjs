@@ -1,6 +1,6 @@
 // builder.test.mjs — the JavaScript builder API: FusionGraph op by op, FusionPlanner options, FusionError.
 //
-// The bias + relu graph of DESIGN.md section 6 (x [1024, 768] f32, bias [768] f32): add and relu fuse into
+// The bias + relu graph of docs/design.md §2 (x [1024, 768] f32, bias [768] f32): add and relu fuse into
 // one group. Unfused traffic: x written, read by add; add's output written, read by relu; relu's written:
 // 5 * 3 MiB, plus bias written and read: 2 * 3 KiB = 15,734,784 bytes. Fused: x written and read, relu's
 // output written: 3 * 3 MiB + 2 * 3 KiB = 9,443,328 bytes.

@@ -1,10 +1,10 @@
-// random-graph.mjs — seeded random fusion graphs in the JSON of DESIGN.md section 6, for parity tests.
+// random-graph.mjs — seeded random fusion graphs in the JSON of docs/design.md §2, for parity tests.
 //
 // randomGraph(seed) is a pure function of the seed: a valid DAG of 1-40 ops mixing sources, unary, binary
 // and ternary elementwise ops and barriers; shapes that are equal, broadcastable (suffixes, 1s, scalars,
 // zero-size) or incompatible; dtype given as bytes or as a name; inputs given as indices or names, sometimes
 // repeated (x * x); and in about a third of graphs the op list shuffled (indices remapped), so the planner
-// must order it. Only kinds DESIGN.md guarantees are used. Not here: invalid graphs (errors.test.mjs).
+// must order it. Only kinds of docs/design.md §4 are used. Not here: invalid graphs (errors.test.mjs).
 
 const SOURCES = ['input', 'constant'];
 const UNARY = ['neg', 'abs', 'exp', 'log', 'sqrt', 'rsqrt', 'relu', 'gelu', 'sigmoid', 'tanh', 'silu',

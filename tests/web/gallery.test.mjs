@@ -1,5 +1,5 @@
 // gallery.test.mjs — every gallery example exists, is valid, and shows what its title promises (planned by
-// the real WASM module; the expectations are the DESIGN.md rules each example was written to demonstrate).
+// the real WASM module; the expectations are the rules of docs/design.md each example was written to demonstrate).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { before, test } from 'node:test';

@@ -9,7 +9,7 @@ const graph = { ops: [
   { kind: 'relu', inputs: [1], shape: [4], dtype_bytes: 2 },
   { name: 'm', kind: 'matmul', inputs: [2, 1], shape: [4], dtype: 'f32' },
 ] };
-// A plan literal in the DESIGN §6 shape (numbers arbitrary: the view model must only copy them).
+// A plan literal in the shape of docs/design.md §10 (numbers arbitrary: the view model must only copy them).
 const plan = {
   ok: true,
   groups: [{ id: 0, ops: [0], inputs: [], outputs: [0] }, { id: 1, ops: [1, 2], inputs: [0], outputs: [1, 2] }, { id: 2, ops: [3], inputs: [1, 2], outputs: [3] }],

@@ -8,7 +8,7 @@ import { planMarkdown } from '../../web/src/present/plan-markdown.js';
 test('every reason code of the planner has its own plain-words explanation', () => {
   const seen = new Set();
   const codes = ['source', 'barrier_producer', 'barrier_consumer', 'shape', 'cycle',
-    'anchor', 'layout', 'multi_pass', 'limit', 'unprofitable', 'region'];  // DESIGN.md and docs/strategies.md
+    'anchor', 'layout', 'multi_pass', 'limit', 'unprofitable', 'region'];  // docs/design.md §7
   assert.deepEqual([...REASON_CODES].sort(), [...codes].sort());
   for (const code of codes) {
     const words = explainReason({ fused: false, reason: code }, { producer: 'P', consumer: 'C' });

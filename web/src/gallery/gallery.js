@@ -1,6 +1,6 @@
 // gallery.js — the examples gallery: ids, titles and one-line stories, in display order.
 //
-// Contract: each entry names a graph file under examples/ (graph JSON of DESIGN.md section 6): exampleFile(entry)
+// Contract: each entry names a graph file under examples/ (graph JSON of docs/design.md §2): exampleFile(entry)
 // → `file` when given (the PyTorch models in examples/models/, written by tools/make_gallery.py), else
 // '<id>.json'. Ids are unique across both folders. Pure data: it loads no files (examples-data.js does that in
 // the page; tests read the files with fs) and holds no numbers (the planner computes them when an example

@@ -1,6 +1,6 @@
 // graph-edit.js — the edits a person makes on the graph view, as pure functions graph → new graph.
 //
-// Contract: every function takes a graph object ({ops:[...]}, DESIGN.md section 6) and returns a new one;
+// Contract: every function takes a graph object ({ops:[...]}, docs/design.md §2) and returns a new one;
 // the input is never mutated. Op references in `inputs` keep their form (name or index): removing an op
 // renumbers index references after it and drops references to it; renaming an op renames references to it.
 // Edits do not validate: an edit may produce a graph the planner rejects, and the planner says why.

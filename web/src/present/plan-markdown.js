@@ -2,7 +2,8 @@
 //
 // Contract: planMarkdown(graph, plan) → Markdown text: a totals line (bytes unfused/fused, speedup, kernels
 // before → after) and one table row per group (kernel, ops, external inputs, outputs, bytes read, written).
-// Every number is the planner's, only formatted. Pure. Shown by tests/web/plan-markdown.test.mjs.
+// Every number is the planner's, only formatted. Pure. Shown by tests/web/words.test.mjs and
+// tests/browser/page-export.test.mjs.
 
 import { opLabel } from '../graph/graph-text.js';
 import { formatBytes, formatSpeedup } from './format.js';

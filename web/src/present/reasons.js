@@ -1,7 +1,7 @@
 // reasons.js — why an edge was not fused, in plain words, from the planner's reason code.
 //
 // Contract: explainReason(edge, {producer, consumer}) → a sentence for people. `edge` is a plan edge
-// ({fused, reason, detail?}); producer/consumer are labels. Every reason of the planner (DESIGN.md and
+// ({fused, reason, detail?}); producer/consumer are labels. Every reason of the planner (docs/design.md §7,
 // docs/strategies.md) has its own words; an unknown code falls back to the planner's detail or the code
 // itself. shortReason(code) → a 1–2 word tag for edge labels. isBlocked(code) → true for reasons where a
 // rule, not the op kinds, kept two fusible ops apart (drawn orange). Shown by tests/web/words.test.mjs.

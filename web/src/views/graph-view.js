@@ -12,7 +12,9 @@
 // else. A cluster is titled "kernel N · <pattern label>"; an op the plan also recomputes in another kernel has
 // a violet halo. Gestures only call handlers — onSelect(target|null), onConnect(producer, consumer) — the
 // view never changes the graph or the state itself (state → view).
-// Browser-only; shown by tests/browser/page-graph.test.mjs.
+// Browser-only; shown by tests/browser/page-strategies.test.mjs (cluster titles, the recomputed halo),
+// tests/browser/page-large.test.mjs (collapsed groups), tests/browser/page-heat.test.mjs (colour by bytes) and
+// tests/browser/page-edit.test.mjs (gestures).
 
 import cytoscape from 'cytoscape';
 import edgehandles from 'cytoscape-edgehandles';

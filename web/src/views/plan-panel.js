@@ -6,7 +6,9 @@
 // shown is a field of the planner's result, only formatted (format.js). hardwareLabel(name) names the time
 // model's device. Clicking a row or reason calls onSelect(target). A big plan lists its first MAX_ROWS groups
 // and unfused edges and counts the rest; render does nothing when the plan, graph, selection and staleness
-// are those already shown. Browser-only; shown by tests/browser/page-plan.test.mjs.
+// are those already shown. Browser-only; shown by tests/browser/page-strategies.test.mjs (numbers, labels,
+// times and reasons against the CLI), tests/browser/page-edit.test.mjs (rows linked to the selection) and
+// tests/browser/page-fit-and-keyboard.test.mjs (the table fits its pane).
 
 import { $, h } from './dom.js';
 import { opLabel } from '../graph/graph-text.js';

@@ -1,4 +1,4 @@
-// convert.js — a decoded ModelProto → graph JSON ops (DESIGN.md section 6), the importer's main pass.
+// convert.js — a decoded ModelProto → graph JSON ops (docs/design.md §2), the importer's main pass.
 //
 // Contract: convertModel(model) → {ops, warnings, stats, outputs, provenance}; throws OnnxImportError.
 //   ops         graph JSON ops in topological order; names are ONNX tensor names (made unique), inputs are names

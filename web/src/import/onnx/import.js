@@ -5,7 +5,7 @@
 //   class OnnxImportError extends Error { node, opType, path, code }
 //
 // Runs in browsers and in Node (ES modules; the protobuf schema comes from the npm package onnx-buf). The graph
-// follows DESIGN.md section 6: op names are ONNX tensor names (unique), inputs are names (statically known
+// follows docs/design.md §2: op names are ONNX tensor names (unique), inputs are names (statically known
 // attributes in disguise and scalar operands of elementwise ops are part of their op: operands.js), `dtype` (or
 // `dtype_bytes`) from the ONNX element type, `label` (the ONNX op type) on opaque, nearest-kind and If/Loop/Scan
 // ops, `output: true` on graph outputs, `region` on ops inside If/Loop/Scan bodies. What each op type becomes is
