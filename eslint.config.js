@@ -23,10 +23,11 @@ export default [
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      // a name never read is dead code or a typo; `_name` says "unused on purpose" (a callback's parameter)
+      // a name never read is dead code or a typo; `_name` says "unused on purpose" (a callback's parameter), and
+      // `const { dropped, ...kept } = x` is how a key is left out of a copy
       'no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
       eqeqeq: ['error', 'smart'], // == only in `x == null`
       'prefer-const': 'error', // a `let` never reassigned reads as state that changes

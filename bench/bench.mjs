@@ -17,7 +17,9 @@ const pick = (flag) => {
   return at >= 0 ? args[at + 1] : undefined;
 };
 const sizes = (pick('--sizes') ?? (full ? '1000,10000,100000,1000000' : '1000,10000,100000')).split(',').map(Number);
-const generators = (pick('--generators') ?? 'chain,fan,diamonds,transformer,random,random_uniform,adversarial').split(',');
+const generators = (pick('--generators') ?? 'chain,fan,diamonds,transformer,random,random_uniform,adversarial').split(
+  ',',
+);
 const nativeBench = 'build/native/bench/fusion-bench';
 const generate = 'build/native/bench/fusion-generate';
 
@@ -55,9 +57,24 @@ function runWasm(generator, size) {
 const rows = [];
 const pad = (value, width) => String(value).padStart(width);
 const fixed = (value, digits = 1) => (value >= 100 ? value.toFixed(0) : value.toFixed(digits));
-const header = ['generator'.padEnd(15), pad('ops', 8), pad('parse', 8), pad('valid', 7), pad('plan', 8), pad('cost', 7),
-  pad('verify', 8), pad('write', 7), pad('base', 7), pad('plan/b', 7), pad('ns/op', 6), pad('native', 8), pad('wasm', 8),
-  pad('w/n', 5), pad('RSS', 6), pad('heap', 6)].join(' ');
+const header = [
+  'generator'.padEnd(15),
+  pad('ops', 8),
+  pad('parse', 8),
+  pad('valid', 7),
+  pad('plan', 8),
+  pad('cost', 7),
+  pad('verify', 8),
+  pad('write', 7),
+  pad('base', 7),
+  pad('plan/b', 7),
+  pad('ns/op', 6),
+  pad('native', 8),
+  pad('wasm', 8),
+  pad('w/n', 5),
+  pad('RSS', 6),
+  pad('heap', 6),
+].join(' ');
 console.log('times in ms (best of 3; 1 at 1M ops); native = whole text->plan call natively, wasm = the same in Node;');
 console.log('RSS = peak resident MiB of the native process, heap = WASM memory MiB after the call\n');
 console.log(header);
@@ -67,11 +84,26 @@ for (const generator of generators) {
     const w = runWasm(generator, size);
     const row = { generator, size, ...n, wasm_ms: w.ms, heap_mib: w.heapMiB };
     rows.push(row);
-    console.log([generator.padEnd(15), pad(n.ops, 8), pad(fixed(n.parse_ms), 8), pad(fixed(n.validate_ms), 7),
-      pad(fixed(n.plan_ms), 8), pad(fixed(n.cost_ms), 7), pad(fixed(n.verify_ms), 8), pad(fixed(n.write_ms), 7),
-      pad(fixed(n.baseline_ms, 2), 7), pad((n.plan_ms / n.baseline_ms).toFixed(1), 7),
-      pad(Math.round((n.plan_ms * 1e6) / n.ops), 6), pad(fixed(n.api_ms), 8), pad(fixed(w.ms), 8),
-      pad((w.ms / n.api_ms).toFixed(2), 5), pad(Math.round(n.peak_rss_kb / 1024), 6), pad(Math.round(w.heapMiB), 6)].join(' '));
+    console.log(
+      [
+        generator.padEnd(15),
+        pad(n.ops, 8),
+        pad(fixed(n.parse_ms), 8),
+        pad(fixed(n.validate_ms), 7),
+        pad(fixed(n.plan_ms), 8),
+        pad(fixed(n.cost_ms), 7),
+        pad(fixed(n.verify_ms), 8),
+        pad(fixed(n.write_ms), 7),
+        pad(fixed(n.baseline_ms, 2), 7),
+        pad((n.plan_ms / n.baseline_ms).toFixed(1), 7),
+        pad(Math.round((n.plan_ms * 1e6) / n.ops), 6),
+        pad(fixed(n.api_ms), 8),
+        pad(fixed(w.ms), 8),
+        pad((w.ms / n.api_ms).toFixed(2), 5),
+        pad(Math.round(n.peak_rss_kb / 1024), 6),
+        pad(Math.round(w.heapMiB), 6),
+      ].join(' '),
+    );
   }
 }
 
@@ -92,4 +124,6 @@ if (random1m) console.log(`  1M-op random DAG plan < 1000 ms native: ${random1m.
 for (const r of rows.filter((r) => r.size === 100_000))
   console.log(`  WASM / native at ${r.ops} ops, ${r.generator}: ${(r.wasm_ms / r.api_ms).toFixed(2)} (target < 2)`);
 for (const r of rows.filter((r) => r.size === largest))
-  console.log(`  planner / baseline at ${r.ops} ops, ${r.generator}: ${(r.plan_ms / r.baseline_ms).toFixed(1)} (target < 20)`);
+  console.log(
+    `  planner / baseline at ${r.ops} ops, ${r.generator}: ${(r.plan_ms / r.baseline_ms).toFixed(1)} (target < 20)`,
+  );

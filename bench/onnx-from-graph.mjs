@@ -11,8 +11,20 @@
 // through tests/onnx/onnx-model-builder.mjs.
 import { F16, F32, graph, info, modelBytes, node, tensor, I64 } from '../tests/onnx/onnx-model-builder.mjs';
 
-const ELEMENTWISE = { add: 'Add', sub: 'Sub', mul: 'Mul', div: 'Div', gelu: 'Gelu', relu: 'Relu', exp: 'Exp', neg: 'Neg',
-  tanh: 'Tanh', sigmoid: 'Sigmoid', matmul: 'MatMul', softmax: 'Softmax' };
+const ELEMENTWISE = {
+  add: 'Add',
+  sub: 'Sub',
+  mul: 'Mul',
+  div: 'Div',
+  gelu: 'Gelu',
+  relu: 'Relu',
+  exp: 'Exp',
+  neg: 'Neg',
+  tanh: 'Tanh',
+  sigmoid: 'Sigmoid',
+  matmul: 'MatMul',
+  softmax: 'Softmax',
+};
 const REDUCE = { reduce_mean: 'ReduceMean', reduce_sum: 'ReduceSum', reduce_max: 'ReduceMax' };
 export const KINDS = ['input', 'constant', 'transpose', ...Object.keys(ELEMENTWISE), ...Object.keys(REDUCE)];
 
@@ -49,16 +61,26 @@ export function graphToOnnx({ ops }) {
     const args = (op.inputs ?? []).map(ref);
     args.forEach((a) => read.add(a));
     if (op.kind === 'input' || op.kind === 'constant') inputs.push(info(name(i), elemType(op), op.shape));
-    else if (ELEMENTWISE[op.kind]) nodes.push(node(ELEMENTWISE[op.kind], args.map(name), [name(i)], op.kind === 'softmax' ? { axis: -1 } : {}));
+    else if (ELEMENTWISE[op.kind])
+      nodes.push(node(ELEMENTWISE[op.kind], args.map(name), [name(i)], op.kind === 'softmax' ? { axis: -1 } : {}));
     else if (REDUCE[op.kind]) {
       if (args.length !== 1) throw new Error(`${where}: an ONNX reduction reads one tensor, not ${args.length}`);
       const axes = reducedAxes(ops[args[0]].shape, op.shape, where);
       initializers.push(tensor(`axes${i}`, I64, [axes.length], axes));
-      nodes.push(node(REDUCE[op.kind], [name(args[0]), `axes${i}`], [name(i)], { keepdims: 1, noop_with_empty_axes: axes.length ? 0 : 1 }));
+      nodes.push(
+        node(REDUCE[op.kind], [name(args[0]), `axes${i}`], [name(i)], {
+          keepdims: 1,
+          noop_with_empty_axes: axes.length ? 0 : 1,
+        }),
+      );
     } else if (op.kind === 'transpose') {
-      nodes.push(node('Transpose', [name(args[0])], [name(i)], { perm: permutation(ops[args[0]].shape, op.shape, where) }));
+      nodes.push(
+        node('Transpose', [name(args[0])], [name(i)], { perm: permutation(ops[args[0]].shape, op.shape, where) }),
+      );
     } else throw new Error(`${where}: kind ${op.kind} has no ONNX form here (covered: ${KINDS.join(', ')})`);
   });
-  const outputs = ops.flatMap((op, i) => (read.has(i) || op.kind === 'input' || op.kind === 'constant' ? [] : [info(name(i), elemType(op), op.shape)]));
+  const outputs = ops.flatMap((op, i) =>
+    read.has(i) || op.kind === 'input' || op.kind === 'constant' ? [] : [info(name(i), elemType(op), op.shape)],
+  );
   return modelBytes(graph({ name: 'generated', inputs, outputs, nodes, initializers }), { opset: 20 });
 }

@@ -13,14 +13,19 @@ const pick = (flag) => {
   return at >= 0 ? args[at + 1] : undefined;
 };
 const sizes = (pick('--sizes') ?? '1000,10000,100000').split(',').map(Number);
-const generators = (pick('--generators') ?? 'chain,fan,diamonds,transformer,random,random_uniform,adversarial').split(',');
+const generators = (pick('--generators') ?? 'chain,fan,diamonds,transformer,random,random_uniform,adversarial').split(
+  ',',
+);
 const strategies = ['seed', 'xla', 'tvm', 'inductor'];
 const bench = 'build/native/bench/fusion-bench';
 const limit = 3;
 
 function run(generator, size, strategy) {
-  const out = execFileSync(bench, ['--json', '--repeat', '5', '--generators', generator, '--sizes', String(size), '--strategy', strategy],
-    { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const out = execFileSync(
+    bench,
+    ['--json', '--repeat', '5', '--generators', generator, '--sizes', String(size), '--strategy', strategy],
+    { encoding: 'utf8', maxBuffer: 1 << 26 },
+  );
   return JSON.parse(out.trim().split('\n').pop());
 }
 
@@ -32,15 +37,21 @@ for (const generator of generators) {
   for (const size of sizes) {
     const results = strategies.map((s) => run(generator, size, s));
     const seed = results[0].plan_ms;
-    const cells = results.map((r) => `${r.plan_ms.toFixed(1)} ms ${r.kernels_fused} k ${(r.plan_ms / seed).toFixed(2)}x`);
+    const cells = results.map(
+      (r) => `${r.plan_ms.toFixed(1)} ms ${r.kernels_fused} k ${(r.plan_ms / seed).toFixed(2)}x`,
+    );
     console.log([generator.padEnd(15), pad(results[0].ops, 8), ...cells.map((c) => pad(c, 22))].join(' '));
     if (size === Math.max(...sizes))
       for (const r of results.slice(1)) worst.push({ generator, strategy: r.strategy, ratio: r.plan_ms / seed });
   }
 }
 const over = worst.filter((w) => w.ratio > limit);
-console.log(`\ntarget (issue 7): every preset within ${limit}x of seed at ${Math.max(...sizes)} ops: ` +
-  (over.length ? `MISSED by ${over.map((w) => `${w.strategy} on ${w.generator} ${w.ratio.toFixed(2)}x`).join(', ')}` : 'met'));
+console.log(
+  `\ntarget (issue 7): every preset within ${limit}x of seed at ${Math.max(...sizes)} ops: ` +
+    (over.length
+      ? `MISSED by ${over.map((w) => `${w.strategy} on ${w.generator} ${w.ratio.toFixed(2)}x`).join(', ')}`
+      : 'met'),
+);
 const max = worst.reduce((a, b) => (b.ratio > a.ratio ? b : a), { ratio: 0 });
 console.log(`  worst: ${max.strategy} on ${max.generator}, ${max.ratio.toFixed(2)}x`);
 process.exitCode = over.length ? 1 : 0;

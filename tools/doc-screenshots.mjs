@@ -37,22 +37,38 @@ try {
   if (want('element')) {
     const element = await openPage(site, 'element-demo.html', { width: 820, height: 900 });
     pages.push(element);
-    await element.waitForFunction(() => [...document.querySelectorAll('fusion-playground')].every((e) => Number(e.dataset.planShown) >= 1));
+    await element.waitForFunction(() =>
+      [...document.querySelectorAll('fusion-playground')].every((e) => Number(e.dataset.planShown) >= 1),
+    );
     await element.waitForTimeout(300);
     await element.locator('#inline').screenshot({ path: doc('element.png') });
   }
 
   if (want('compare')) {
-    const state = { example: null, text: EPILOGUE, options: { broadcast: true, resident_sources: false }, compare: ['xla', 'tvm'] };
+    const state = {
+      example: null,
+      text: EPILOGUE,
+      options: { broadcast: true, resident_sources: false },
+      compare: ['xla', 'tvm'],
+    };
     const compare = await openPage(site, `#${encodeState(state)}`);
     pages.push(compare);
-    await compare.waitForFunction(() => Number(document.querySelector('[data-testid="compare-pane"]')?.dataset.compareShown) >= 1, null, { timeout: 30_000 });
+    await compare.waitForFunction(
+      () => Number(document.querySelector('[data-testid="compare-pane"]')?.dataset.compareShown) >= 1,
+      null,
+      { timeout: 30_000 },
+    );
     await compare.locator('[data-testid="compare-diff"] > li[data-edge]').first().click();
     await compare.waitForTimeout(300);
     await compare.screenshot({ path: doc('compare.png') });
   }
   for (const page of pages) if (page.problems.length) console.error(page.problems.join('\n'));
-  console.log(`wrote ${['main', 'embed', 'element', 'compare'].filter(want).map((n) => `docs/${n === 'main' ? 'screenshot' : n}.png`).join(', ')}`);
+  console.log(
+    `wrote ${['main', 'embed', 'element', 'compare']
+      .filter(want)
+      .map((n) => `docs/${n === 'main' ? 'screenshot' : n}.png`)
+      .join(', ')}`,
+  );
 } finally {
   await site.close();
 }

@@ -15,7 +15,8 @@ import { formatGraph } from '../web/src/graph/graph-text.js';
 import { importOnnx, OnnxImportError } from '../web/src/import/onnx/import.js';
 import { opTableMarkdown } from '../web/src/import/onnx/op-table.js';
 
-const USAGE = 'usage: node tools/onnx2fusion.mjs [--quiet] MODEL.onnx > graph.json\n       node tools/onnx2fusion.mjs --op-table\n';
+const USAGE =
+  'usage: node tools/onnx2fusion.mjs [--quiet] MODEL.onnx > graph.json\n       node tools/onnx2fusion.mjs --op-table\n';
 
 function main(args) {
   if (args.includes('--op-table')) return void process.stdout.write(opTableMarkdown());
@@ -33,11 +34,15 @@ function main(args) {
     return 2;
   }
   try {
-    const { graph, warnings, stats } = importOnnx(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), { fileName: basename(files[0]) });
+    const { graph, warnings, stats } = importOnnx(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), {
+      fileName: basename(files[0]),
+    });
     process.stdout.write(formatGraph(graph));
     if (!quiet) {
       for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
-      process.stderr.write(`onnx2fusion: ${stats.nodes} nodes → ${stats.ops} ops (${stats.opaque} opaque, ${stats.initializers} initializers)\n`);
+      process.stderr.write(
+        `onnx2fusion: ${stats.nodes} nodes → ${stats.ops} ops (${stats.opaque} opaque, ${stats.initializers} initializers)\n`,
+      );
     }
     return 0;
   } catch (error) {

@@ -16,7 +16,10 @@ import { fileURLToPath } from 'node:url';
 process.chdir(fileURLToPath(new URL('..', import.meta.url)));
 
 const testFiles = (folder) =>
-  readdirSync(folder).filter((name) => name.endsWith('.test.mjs')).sort().map((name) => `${folder}/${name}`);
+  readdirSync(folder)
+    .filter((name) => name.endsWith('.test.mjs'))
+    .sort()
+    .map((name) => `${folder}/${name}`);
 
 // "100% tests passed, 0 tests failed out of 57"
 function countCtest(out) {
@@ -27,7 +30,8 @@ function countCtest(out) {
 // The doctest suite again under AddressSanitizer + UBSan (build/asan, `tools/build.sh asan`): the first report
 // ends the test binary with a failing status (UBSan is built with -fno-sanitize-recover=all), leaks included.
 const SANITIZER_ENV = {
-  ASAN_OPTIONS: 'halt_on_error=1:abort_on_error=0:detect_leaks=1:detect_stack_use_after_return=1:' +
+  ASAN_OPTIONS:
+    'halt_on_error=1:abort_on_error=0:detect_leaks=1:detect_stack_use_after_return=1:' +
     'check_initialization_order=1:strict_init_order=1:strict_string_checks=1',
   UBSAN_OPTIONS: 'halt_on_error=1:print_stacktrace=1',
 };
@@ -35,16 +39,27 @@ const SANITIZER_ENV = {
 const SUITES = [
   { name: 'lint', command: [process.execPath, 'tools/lint.mjs'], count: countSummary },
   { name: 'paths', command: [process.execPath, 'tools/check-paths.mjs'], count: countSummary },
-  { name: 'ctest', command: ['ctest', '--test-dir', 'build/native', '--output-on-failure', '-j', '2'], count: countCtest },
-  { name: 'asan', command: ['ctest', '--test-dir', 'build/asan', '--output-on-failure', '-j', '2'], count: countCtest,
-    env: SANITIZER_ENV },
+  {
+    name: 'ctest',
+    command: ['ctest', '--test-dir', 'build/native', '--output-on-failure', '-j', '2'],
+    count: countCtest,
+  },
+  {
+    name: 'asan',
+    command: ['ctest', '--test-dir', 'build/asan', '--output-on-failure', '-j', '2'],
+    count: countCtest,
+    env: SANITIZER_ENV,
+  },
   { name: 'wasm', command: nodeTest(testFiles('tests/wasm')), count: countNodeTest },
   { name: 'onnx', command: nodeTest(testFiles('tests/onnx')), count: countNodeTest },
   { name: 'web', command: nodeTest(testFiles('tests/web')), count: countNodeTest },
   { name: 'tools', command: nodeTest(testFiles('tests/tools')), count: countNodeTest },
   { name: 'browser', command: nodeTest(testFiles('tests/browser')), count: countNodeTest },
-  { name: 'python', command: ['/usr/bin/python3', '-B', '-m', 'unittest', 'discover', '-s', 'tests/python'],
-    count: countUnittest },
+  {
+    name: 'python',
+    command: ['/usr/bin/python3', '-B', '-m', 'unittest', 'discover', '-s', 'tests/python'],
+    count: countUnittest,
+  },
 ];
 
 function nodeTest(files) {
@@ -81,8 +96,14 @@ function run([command, ...args], env = {}) {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
     let err = '';
-    child.stdout.on('data', (chunk) => { out += chunk; process.stdout.write(chunk); });
-    child.stderr.on('data', (chunk) => { err += chunk; process.stderr.write(chunk); });
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      process.stdout.write(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+      process.stderr.write(chunk);
+    });
     child.on('error', (error) => done({ status: 1, out: `${out}\n${error.message}`, err }));
     child.on('close', (status) => done({ status, out, err }));
   });
@@ -103,7 +124,7 @@ for (const suite of SUITES) {
   }
   if (status !== 0 || !counts || counts.passed === 0) {
     broken.push(suite.name);
-    if (!counts?.failed) failed += 1;  // a suite that failed with no failing test still counts once
+    if (!counts?.failed) failed += 1; // a suite that failed with no failing test still counts once
   }
 }
 

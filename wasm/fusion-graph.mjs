@@ -16,13 +16,21 @@ export class FusionGraph {
   addOp(spec) {
     const id = this.#ops.length;
     if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
-      throw new FusionError({ code: 'invalid_type', message: 'addOp takes an object like ' +
-        '{kind: "relu", inputs: [0], shape: [4], dtype_bytes: 4}', op: id, path: `/ops/${id}` });
+      throw new FusionError({
+        code: 'invalid_type',
+        message: 'addOp takes an object like ' + '{kind: "relu", inputs: [0], shape: [4], dtype_bytes: 4}',
+        op: id,
+        path: `/ops/${id}`,
+      });
     }
     const refs = spec.inputs ?? [];
     if (!Array.isArray(refs)) {
-      throw new FusionError({ code: 'invalid_type', op: id, path: `/ops/${id}/inputs`,
-        message: `op ${id}: inputs must be a list of ids or names` });
+      throw new FusionError({
+        code: 'invalid_type',
+        op: id,
+        path: `/ops/${id}/inputs`,
+        message: `op ${id}: inputs must be a list of ids or names`,
+      });
     }
     const inputs = refs.map((ref, k) => this.#producerOf(ref, id, k));
     const op = copyOf(spec.inputs === undefined ? spec : { ...spec, inputs }, id);
@@ -50,7 +58,8 @@ export class FusionGraph {
     if (typeof ref === 'string' && this.#idByName.has(ref)) return this.#idByName.get(ref);
     throw new FusionError({
       code: 'unknown_input',
-      message: `op ${id}: input ${k} is ${JSON.stringify(ref) ?? String(ref)}, which is no op added ` +
+      message:
+        `op ${id}: input ${k} is ${JSON.stringify(ref) ?? String(ref)}, which is no op added ` +
         'before it; add the producer first (inputs are ids or names of earlier ops)',
       op: id,
       path: `/ops/${id}/inputs/${k}`,
@@ -61,7 +70,8 @@ export class FusionGraph {
     if (this.#idByName.has(name)) {
       throw new FusionError({
         code: 'duplicate_name',
-        message: `op ${id}: the name ${JSON.stringify(name)} is already op ${this.#idByName.get(name)}'s; ` +
+        message:
+          `op ${id}: the name ${JSON.stringify(name)} is already op ${this.#idByName.get(name)}'s; ` +
           'names must be unique',
         op: id,
         path: `/ops/${id}/name`,
@@ -76,7 +86,11 @@ function copyOf(spec, id) {
   try {
     return structuredClone(spec);
   } catch (cause) {
-    throw new FusionError({ code: 'invalid_type', message: `op ${id}: fields must be plain JSON values ` +
-      `(${cause.message})`, op: id, path: `/ops/${id}` });
+    throw new FusionError({
+      code: 'invalid_type',
+      message: `op ${id}: fields must be plain JSON values ` + `(${cause.message})`,
+      op: id,
+      path: `/ops/${id}`,
+    });
   }
 }

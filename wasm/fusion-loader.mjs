@@ -19,8 +19,8 @@ export function loadFusion() {
     loading = null;
     throw new FusionError({
       code: 'load_failed',
-      message: `could not load the planner's WASM module (${cause?.message ?? cause}); ` +
-        'build it with npm run build',
+      message:
+        `could not load the planner's WASM module (${cause?.message ?? cause}); ` + 'build it with npm run build',
     });
   });
   return loading;
@@ -45,20 +45,36 @@ function valueApi(firstCore, createCore) {
   let core = firstCore;
   const replaceCore = () => {
     core = null;
-    createCore().then((fresh) => { core = fresh; }, () => { core = undefined; });
+    createCore().then(
+      (fresh) => {
+        core = fresh;
+      },
+      () => {
+        core = undefined;
+      },
+    );
   };
   const call = (name, args) => {
-    if (core === undefined) replaceCore();  // the last replacement failed: try again
+    if (core === undefined) replaceCore(); // the last replacement failed: try again
     if (!core) {
-      return JSON.stringify(internalValue('internal_error',
-        'the planner is restarting after an internal failure; try again in a moment'));
+      return JSON.stringify(
+        internalValue('internal_error', 'the planner is restarting after an internal failure; try again in a moment'),
+      );
     }
     return callCore(core[name], args, replaceCore);
   };
-  const planText = (graph, options) => call('plan', [[graph, 'graph'], [options, 'options']]);
+  const planText = (graph, options) =>
+    call('plan', [
+      [graph, 'graph'],
+      [options, 'options'],
+    ]);
   const validateText = (graph) => call('validate', [[graph, 'graph']]);
   const verifyText = (graph, options, plan) =>
-    call('verify', [[graph, 'graph'], [options, 'options'], [plan, 'plan']]);
+    call('verify', [
+      [graph, 'graph'],
+      [options, 'options'],
+      [plan, 'plan'],
+    ]);
   return {
     planText,
     validateText,
@@ -79,8 +95,12 @@ function callCore(fn, args, onTrap) {
   for (const [value, what] of args) {
     const text = jsonText(value, what);
     if (text === null) {
-      return JSON.stringify(errorValue('invalid_type',
-        `the ${what} must be JSON text or a JSON-serializable object; got ${describe(value)}`));
+      return JSON.stringify(
+        errorValue(
+          'invalid_type',
+          `the ${what} must be JSON text or a JSON-serializable object; got ${describe(value)}`,
+        ),
+      );
     }
     texts.push(text);
   }
@@ -88,9 +108,14 @@ function callCore(fn, args, onTrap) {
     return fn(...texts);
   } catch (cause) {
     onTrap();
-    return JSON.stringify(internalValue('internal_error', `the planner failed inside the WASM module ` +
-      `(${cause?.message ?? cause}) and is restarting; a graph large enough to exhaust its 1 GiB heap ` +
-      'can cause this'));
+    return JSON.stringify(
+      internalValue(
+        'internal_error',
+        `the planner failed inside the WASM module ` +
+          `(${cause?.message ?? cause}) and is restarting; a graph large enough to exhaust its 1 GiB heap ` +
+          'can cause this',
+      ),
+    );
   }
 }
 

@@ -45,8 +45,10 @@ export class FusionPlanner {
 
   plan(graph, fusion = loadedFusion()) {
     if (!fusion) {
-      throw new FusionError({ code: 'not_loaded', message: 'the planner module is not loaded yet; ' +
-        'await loadFusion() once before planning' });
+      throw new FusionError({
+        code: 'not_loaded',
+        message: 'the planner module is not loaded yet; ' + 'await loadFusion() once before planning',
+      });
     }
     const result = fusion.plan(graph, this.#options);
     if (!result.ok) throw FusionError.fromResult(result);

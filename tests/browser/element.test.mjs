@@ -8,78 +8,147 @@ import { runCli } from '../wasm/native-cli.mjs';
 import { openSite, openPage, shot, root } from './page-helpers.mjs';
 
 let site;
-before(async () => { site = await openSite(); });
-after(async () => { await site?.close(); });
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
 
 // Waits until every <fusion-playground> on the page has drawn once.
-const waitForElements = (page) => page.waitForFunction(() => {
-  const els = [...document.querySelectorAll('fusion-playground')];
-  return els.length > 0 && els.every((e) => Number(e.dataset.planShown) >= 1);
-}, null, { timeout: 30_000 });
+const waitForElements = (page) =>
+  page.waitForFunction(
+    () => {
+      const els = [...document.querySelectorAll('fusion-playground')];
+      return els.length > 0 && els.every((e) => Number(e.dataset.planShown) >= 1);
+    },
+    null,
+    { timeout: 30_000 },
+  );
 
 // The numbers an element shows (its shadow DOM), with the exact bytes from the tooltips.
-const numbers = (page, id) => page.evaluate((sel) => {
-  const v = (k) => document.querySelector(sel).shadowRoot.querySelector(`[data-value="${k}"]`);
-  return { unfused: v('bytes_unfused').title.replace(/\D/g, ''), fused: v('bytes_fused').title.replace(/\D/g, ''),
-    speedup: v('speedup').textContent, kernels: v('kernels').textContent };
-}, `#${id}`);
+const numbers = (page, id) =>
+  page.evaluate((sel) => {
+    const v = (k) => document.querySelector(sel).shadowRoot.querySelector(`[data-value="${k}"]`);
+    return {
+      unfused: v('bytes_unfused').title.replace(/\D/g, ''),
+      fused: v('bytes_fused').title.replace(/\D/g, ''),
+      speedup: v('speedup').textContent,
+      kernels: v('kernels').textContent,
+    };
+  }, `#${id}`);
 
 const cliNumbers = (text) => {
   const cli = JSON.parse(runCli(text).stdout);
-  return { unfused: String(cli.bytes_unfused), fused: String(cli.bytes_fused), speedup: `${cli.speedup_estimate.toFixed(2)}×`,
-    kernels: `${cli.kernels_unfused} → ${cli.kernels_fused}` };
+  return {
+    unfused: String(cli.bytes_unfused),
+    fused: String(cli.bytes_fused),
+    speedup: `${cli.speedup_estimate.toFixed(2)}×`,
+    kernels: `${cli.kernels_unfused} → ${cli.kernels_fused}`,
+  };
 };
 
-test('one script tag: inline, same-origin src and example elements show the planner’s numbers', { timeout: 60_000 }, async () => {
-  const page = await openPage(site, 'element-demo.html', { width: 820, height: 1400 });
-  await waitForElements(page);
-  const inline = await page.evaluate(() => document.querySelector('#inline > script').textContent);
-  assert.deepEqual(await numbers(page, 'inline'), cliNumbers(inline));
-  assert.deepEqual(await numbers(page, 'by-url'), cliNumbers(readFileSync(root('web/public/element-demo-graph.json'), 'utf8')));
-  assert.deepEqual(await numbers(page, 'example'), cliNumbers(readFileSync(root('examples/attention-scores.json'), 'utf8')));
-  // The graph is drawn: one node per op, fused groups as clusters; color-by="bytes" shows its legend.
-  const drawn = await page.evaluate(() => [...document.querySelectorAll('fusion-playground')].map((e) => ({
-    id: e.id, legend: !e.shadowRoot.querySelector('.legend').hidden,
-    canvas: e.shadowRoot.querySelectorAll('canvas').length })));
-  assert.deepEqual(drawn.map((d) => d.legend), [false, false, true]);
-  assert.ok(drawn.every((d) => d.canvas > 0));
-  // "Open in playground" carries the graph to the full page.
-  const href = await page.evaluate(() => document.querySelector('#inline').shadowRoot.querySelector('a').href);
-  assert.match(href, /\/#state=1\./);
-  const full = await openPage(site, href.slice(site.server.url.length));
-  await full.waitForFunction(() => Number(document.body.dataset.planShown) >= 1, null, { timeout: 30_000 });
-  assert.equal((await full.getByTestId('bytes-fused-exact').textContent()).replace(/\D/g, ''), cliNumbers(inline).fused);
-  await shot(page, 'element-demo');
-  assert.deepEqual([...page.problems, ...full.problems], []);
-  await page.context().close();
-  await full.context().close();
-});
+test(
+  'one script tag: inline, same-origin src and example elements show the planner’s numbers',
+  { timeout: 60_000 },
+  async () => {
+    const page = await openPage(site, 'element-demo.html', { width: 820, height: 1400 });
+    await waitForElements(page);
+    const inline = await page.evaluate(() => document.querySelector('#inline > script').textContent);
+    assert.deepEqual(await numbers(page, 'inline'), cliNumbers(inline));
+    assert.deepEqual(
+      await numbers(page, 'by-url'),
+      cliNumbers(readFileSync(root('web/public/element-demo-graph.json'), 'utf8')),
+    );
+    assert.deepEqual(
+      await numbers(page, 'example'),
+      cliNumbers(readFileSync(root('examples/attention-scores.json'), 'utf8')),
+    );
+    // The graph is drawn: one node per op, fused groups as clusters; color-by="bytes" shows its legend.
+    const drawn = await page.evaluate(() =>
+      [...document.querySelectorAll('fusion-playground')].map((e) => ({
+        id: e.id,
+        legend: !e.shadowRoot.querySelector('.legend').hidden,
+        canvas: e.shadowRoot.querySelectorAll('canvas').length,
+      })),
+    );
+    assert.deepEqual(
+      drawn.map((d) => d.legend),
+      [false, false, true],
+    );
+    assert.ok(drawn.every((d) => d.canvas > 0));
+    // "Open in playground" carries the graph to the full page.
+    const href = await page.evaluate(() => document.querySelector('#inline').shadowRoot.querySelector('a').href);
+    assert.match(href, /\/#state=1\./);
+    const full = await openPage(site, href.slice(site.server.url.length));
+    await full.waitForFunction(() => Number(document.body.dataset.planShown) >= 1, null, { timeout: 30_000 });
+    assert.equal(
+      (await full.getByTestId('bytes-fused-exact').textContent()).replace(/\D/g, ''),
+      cliNumbers(inline).fused,
+    );
+    await shot(page, 'element-demo');
+    assert.deepEqual([...page.problems, ...full.problems], []);
+    await page.context().close();
+    await full.context().close();
+  },
+);
 
-test('a cross-origin src, a missing file and a broken graph are explained inside the element', { timeout: 60_000 }, async () => {
-  const page = await openPage(site, 'element-demo.html', { width: 820, height: 900 });
-  await waitForElements(page);
-  const message = async (setup) => page.evaluate(async (html) => {
-    document.body.insertAdjacentHTML('beforeend', html);
-    const el = document.body.lastElementChild;
-    await new Promise((done) => { const t = setInterval(() => { if (el.dataset.planShown) { clearInterval(t); done(); } }, 20); });
-    return el.shadowRoot.querySelector('.message').textContent;
-  }, setup);
-  assert.match(await message('<fusion-playground src="https://elsewhere.example.com/g.json"></fusion-playground>'),
-    /src must be on this site .* is another origin/);
-  assert.match(await message('<fusion-playground src="no-such-graph.json"></fusion-playground>'), /Could not load .*no-such-graph\.json \(HTTP 404\)/);
-  assert.match(await message('<fusion-playground><script type="application/json">{"ops": [{"name": "a", "kind": "relu", "inputs": ["nope"], "shape": [2], "dtype": "f32"}]}</script></fusion-playground>'),
-    /Not planned: .*nope/);
-  await page.context().close();
-});
+test(
+  'a cross-origin src, a missing file and a broken graph are explained inside the element',
+  { timeout: 60_000 },
+  async () => {
+    const page = await openPage(site, 'element-demo.html', { width: 820, height: 900 });
+    await waitForElements(page);
+    const message = async (setup) =>
+      page.evaluate(async (html) => {
+        document.body.insertAdjacentHTML('beforeend', html);
+        const el = document.body.lastElementChild;
+        await new Promise((done) => {
+          const t = setInterval(() => {
+            if (el.dataset.planShown) {
+              clearInterval(t);
+              done();
+            }
+          }, 20);
+        });
+        return el.shadowRoot.querySelector('.message').textContent;
+      }, setup);
+    assert.match(
+      await message('<fusion-playground src="https://elsewhere.example.com/g.json"></fusion-playground>'),
+      /src must be on this site .* is another origin/,
+    );
+    assert.match(
+      await message('<fusion-playground src="no-such-graph.json"></fusion-playground>'),
+      /Could not load .*no-such-graph\.json \(HTTP 404\)/,
+    );
+    assert.match(
+      await message(
+        '<fusion-playground><script type="application/json">{"ops": [{"name": "a", "kind": "relu", "inputs": ["nope"], "shape": [2], "dtype": "f32"}]}</script></fusion-playground>',
+      ),
+      /Not planned: .*nope/,
+    );
+    await page.context().close();
+  },
+);
 
-test('changing an attribute re-plans: resident-sources gives the native CLI’s --resident-sources numbers', { timeout: 60_000 }, async () => {
-  const page = await openPage(site, 'element-demo.html', { width: 820, height: 900 });
-  await waitForElements(page);
-  await page.evaluate(() => document.querySelector('#by-url').setAttribute('resident-sources', ''));
-  await page.waitForFunction(() => Number(document.querySelector('#by-url').dataset.planShown) >= 2);
-  const cli = JSON.parse(runCli(readFileSync(root('web/public/element-demo-graph.json'), 'utf8'), { resident_sources: true }).stdout);
-  const shown = await numbers(page, 'by-url');
-  assert.deepEqual([shown.unfused, shown.fused], [String(cli.bytes_unfused), String(cli.bytes_fused)]);
-  assert.notEqual(shown.unfused, cliNumbers(readFileSync(root('web/public/element-demo-graph.json'), 'utf8')).unfused, 'the option changed the numbers');
-  await page.context().close();
-});
+test(
+  'changing an attribute re-plans: resident-sources gives the native CLI’s --resident-sources numbers',
+  { timeout: 60_000 },
+  async () => {
+    const page = await openPage(site, 'element-demo.html', { width: 820, height: 900 });
+    await waitForElements(page);
+    await page.evaluate(() => document.querySelector('#by-url').setAttribute('resident-sources', ''));
+    await page.waitForFunction(() => Number(document.querySelector('#by-url').dataset.planShown) >= 2);
+    const cli = JSON.parse(
+      runCli(readFileSync(root('web/public/element-demo-graph.json'), 'utf8'), { resident_sources: true }).stdout,
+    );
+    const shown = await numbers(page, 'by-url');
+    assert.deepEqual([shown.unfused, shown.fused], [String(cli.bytes_unfused), String(cli.bytes_fused)]);
+    assert.notEqual(
+      shown.unfused,
+      cliNumbers(readFileSync(root('web/public/element-demo-graph.json'), 'utf8')).unfused,
+      'the option changed the numbers',
+    );
+    await page.context().close();
+  },
+);

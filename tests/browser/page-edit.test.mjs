@@ -5,13 +5,22 @@ import { after, before, test } from 'node:test';
 import { openSite, openPage, waitForPlan, shownNumbers, editorText } from './page-helpers.mjs';
 
 let site;
-before(async () => { site = await openSite(); });
-after(async () => { await site?.close(); });
-
-const state = (page) => page.evaluate(() => {
-  const s = window.fusionPlayground.store.getState();
-  return { ops: s.graph.ops.map((o) => o.name), kernels: s.plan.kernels_fused, groups: s.plan.groups.map((g) => g.ops.length) };
+before(async () => {
+  site = await openSite();
 });
+after(async () => {
+  await site?.close();
+});
+
+const state = (page) =>
+  page.evaluate(() => {
+    const s = window.fusionPlayground.store.getState();
+    return {
+      ops: s.graph.ops.map((o) => o.name),
+      kernels: s.plan.kernels_fused,
+      groups: s.plan.groups.map((g) => g.ops.length),
+    };
+  });
 
 // Clicks the drawn op with this index.
 async function clickOp(page, op) {
@@ -70,7 +79,9 @@ test('dragging from a producer to a consumer in connect mode adds the input', { 
   await page.mouse.up();
   await waitForPlan(page, n + 1);
   assert.match(await editorText(page), /"name": "c", "kind": "add", "inputs": \["a", "m", "w"\]/);
-  const edges = await page.evaluate(() => window.fusionPlayground.store.getState().plan.edges.filter((e) => e.producer === 1 && e.consumer === 4));
+  const edges = await page.evaluate(() =>
+    window.fusionPlayground.store.getState().plan.edges.filter((e) => e.producer === 1 && e.consumer === 4),
+  );
   assert.equal(edges.length, 1);
   assert.equal(edges[0].reason, 'source');
   await page.context().close();
@@ -83,7 +94,9 @@ test('selecting an unfused edge explains the planner’s reason; removing it re-
   assert.match(await page.getByTestId('edge-reason').textContent(), /a with c .*barrier/);
   await page.getByTestId('delete-edge').click();
   await waitForPlan(page, n + 1);
-  const s = await page.evaluate(() => window.fusionPlayground.store.getState().plan.edges.map((e) => `${e.producer}-${e.consumer}`));
+  const s = await page.evaluate(() =>
+    window.fusionPlayground.store.getState().plan.edges.map((e) => `${e.producer}-${e.consumer}`),
+  );
   assert.equal(s.includes('2-4'), false);
   await page.context().close();
 });

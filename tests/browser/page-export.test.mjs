@@ -6,8 +6,12 @@ import { after, before, test } from 'node:test';
 import { openSite, openPage, waitForPlan } from './page-helpers.mjs';
 
 let site;
-before(async () => { site = await openSite(); });
-after(async () => { await site?.close(); });
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
 
 test('Download plan JSON saves the plan shown on screen', { timeout: 60_000 }, async () => {
   const page = await openPage(site, '#example=diamond');
@@ -32,7 +36,9 @@ test('Save graph as PNG downloads an image', { timeout: 60_000 }, async () => {
 
 test('Copy plan as Markdown puts a table with every group on the clipboard', { timeout: 60_000 }, async () => {
   const page = await openPage(site, '#example=transformer-mlp');
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.server.url.replace(/\/$/, '') });
+  await page
+    .context()
+    .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.server.url.replace(/\/$/, '') });
   await waitForPlan(page);
   await page.locator('summary', { hasText: /^Export/ }).click();
   await page.getByTestId('export-markdown').click();
@@ -40,6 +46,12 @@ test('Copy plan as Markdown puts a table with every group on the clipboard', { t
   const md = await page.evaluate(() => navigator.clipboard.readText());
   const groups = await page.evaluate(() => window.fusionPlayground.store.getState().plan.groups.length);
   assert.match(md, /^\*\*Fusion plan\*\*/);
-  assert.equal(md.trim().split('\n').filter((l) => /^\| \d+ \|/.test(l)).length, groups);
+  assert.equal(
+    md
+      .trim()
+      .split('\n')
+      .filter((l) => /^\| \d+ \|/.test(l)).length,
+    groups,
+  );
   await page.context().close();
 });

@@ -5,8 +5,12 @@ import { after, before, test } from 'node:test';
 import { openSite, openPage, waitForPlan } from './page-helpers.mjs';
 
 let site;
-before(async () => { site = await openSite(); });
-after(async () => { await site?.close(); });
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
 
 for (const width of [1440, 1280, 1120]) {
   test(`the group table fits its pane at ${width} px: no byte column is cut off`, { timeout: 60_000 }, async () => {
@@ -25,29 +29,56 @@ for (const width of [1440, 1280, 1120]) {
 }
 
 // The main actions, by id: each must have an accessible name and be reached by Tab.
-const ACTIONS = ['examples-menu', 'opt-broadcast', 'opt-resident', 'copy-link', 'embed-button', 'export-menu', 'add-op',
-  'connect-mode', 'undo', 'fit', 'color-bytes', 'find', 'graph'];
+const ACTIONS = [
+  'examples-menu',
+  'opt-broadcast',
+  'opt-resident',
+  'copy-link',
+  'embed-button',
+  'export-menu',
+  'add-op',
+  'connect-mode',
+  'undo',
+  'fit',
+  'color-bytes',
+  'find',
+  'graph',
+];
 
 test('every main action has a label and is reached with Tab', { timeout: 60_000 }, async () => {
   const page = await openPage(site, '#example=diamond');
   await waitForPlan(page);
-  await page.evaluate(() => window.fusionPlayground.store.dispatch({ type: 'set-option', key: 'broadcast', value: true }));
-  const names = await page.evaluate((ids) => Object.fromEntries(ids.map((id) => {
-    const el = document.getElementById(id);
-    const target = el.tagName === 'DETAILS' ? el.querySelector('summary') : el;
-    const label = target.getAttribute('aria-label') || target.labels?.[0]?.textContent || target.textContent;
-    return [id, label.trim()];
-  })), ACTIONS);
+  await page.evaluate(() =>
+    window.fusionPlayground.store.dispatch({ type: 'set-option', key: 'broadcast', value: true }),
+  );
+  const names = await page.evaluate(
+    (ids) =>
+      Object.fromEntries(
+        ids.map((id) => {
+          const el = document.getElementById(id);
+          const target = el.tagName === 'DETAILS' ? el.querySelector('summary') : el;
+          const label = target.getAttribute('aria-label') || target.labels?.[0]?.textContent || target.textContent;
+          return [id, label.trim()];
+        }),
+      ),
+    ACTIONS,
+  );
   for (const [id, name] of Object.entries(names)) assert.ok(name.length > 1, `${id} has no accessible name`);
   const reached = new Set();
   for (let i = 0; i < 60 && !ACTIONS.every((id) => reached.has(id)); i++) {
     await page.keyboard.press('Tab');
-    reached.add(await page.evaluate(() => {
-      const el = document.activeElement;
-      return el.tagName === 'SUMMARY' ? el.parentElement.id : el.id;
-    }));
+    reached.add(
+      await page.evaluate(() => {
+        const el = document.activeElement;
+        return el.tagName === 'SUMMARY' ? el.parentElement.id : el.id;
+      }),
+    );
   }
-  assert.deepEqual(ACTIONS.filter((id) => !reached.has(id)), [], 'not reachable with Tab');
+  assert.deepEqual(
+    ACTIONS.filter((id) => !reached.has(id)),
+    [],
+    'not reachable with Tab',
+  );
   // Enter on a focused toolbar button acts (the bytes colouring toggles).
   await page.locator('#color-bytes').focus();
   await page.keyboard.press('Enter');

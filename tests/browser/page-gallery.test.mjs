@@ -9,8 +9,12 @@ import { runCli } from '../wasm/native-cli.mjs';
 import { openSite, openPage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
 
 let site;
-before(async () => { site = await openSite(); });
-after(async () => { await site?.close(); });
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
 
 for (const entry of GALLERY) {
   const { id, title } = entry;

@@ -19,7 +19,14 @@ export async function openSite() {
   assert.ok(existsSync(`${siteDir()}/index.html`), `no ${siteDir()}/index.html: run \`npm run build\` first`);
   const server = await startStaticServer(siteDir());
   const browser = await launchChromium();
-  return { server, browser, close: async () => { await browser.close(); await server.close(); } };
+  return {
+    server,
+    browser,
+    close: async () => {
+      await browser.close();
+      await server.close();
+    },
+  };
 }
 
 export async function openPage(site, path = '', { width = 1440, height = 900 } = {}) {

@@ -6,15 +6,21 @@ import { DEFAULT_EXAMPLE } from '../../web/src/gallery/gallery.js';
 import { openSite, openPage, waitForPlan, shownNumbers, editorText } from './page-helpers.mjs';
 
 let site;
-before(async () => { site = await openSite(); });
-after(async () => { await site?.close(); });
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
 
 test('an edited graph with changed options round-trips through its link', { timeout: 60_000 }, async () => {
   const page = await openPage(site, '#example=broadcast');
   let n = await waitForPlan(page);
   await page.getByTestId('opt-broadcast').uncheck();
   n = await waitForPlan(page, n + 1);
-  await page.evaluate(() => window.fusionPlayground.store.dispatch({ type: 'edit-graph', edit: { type: 'remove', op: 6 } }));
+  await page.evaluate(() =>
+    window.fusionPlayground.store.dispatch({ type: 'edit-graph', edit: { type: 'remove', op: 6 } }),
+  );
   await waitForPlan(page, n + 1);
   await page.waitForFunction(() => location.hash.startsWith('#state=1.'));
   await page.getByTestId('copy-link').click();

@@ -3,17 +3,23 @@
 import { formatGraph } from '../../web/src/graph/graph-text.js';
 
 const op = (name, kind, inputs, shape) => ({ name, kind, ...(inputs.length ? { inputs } : {}), shape, dtype: 'f16' });
-const text = (ops) => formatGraph({ ops });  // one op per line, as the page writes graphs
+const text = (ops) => formatGraph({ ops }); // one op per line, as the page writes graphs
 
 // matmul + bias + relu, then a row sum: TVM-style rules fuse the epilogue into the matmul, XLA-style ones do not.
 export const EPILOGUE = text([
-  op('x', 'input', [], [512, 1024]), op('w', 'input', [], [1024, 1024]), op('b', 'input', [], [1024]),
-  op('mm', 'matmul', ['x', 'w'], [512, 1024]), op('y', 'add', ['mm', 'b'], [512, 1024]), op('z', 'relu', ['y'], [512, 1024]),
+  op('x', 'input', [], [512, 1024]),
+  op('w', 'input', [], [1024, 1024]),
+  op('b', 'input', [], [1024]),
+  op('mm', 'matmul', ['x', 'w'], [512, 1024]),
+  op('y', 'add', ['mm', 'b'], [512, 1024]),
+  op('z', 'relu', ['y'], [512, 1024]),
   op('s', 'reduce_sum', ['z'], [512, 1]),
 ]);
 
 // A cheap op read by two reductions: a strategy that recomputes cheap producers copies it into both.
 export const SHARED = text([
-  op('x', 'input', [], [4096, 1024]), op('e', 'neg', ['x'], [4096, 1024]),
-  op('a', 'reduce_sum', ['e'], [4096, 1]), op('m', 'reduce_max', ['e'], [4096, 1]),
+  op('x', 'input', [], [4096, 1024]),
+  op('e', 'neg', ['x'], [4096, 1024]),
+  op('a', 'reduce_sum', ['e'], [4096, 1]),
+  op('m', 'reduce_max', ['e'], [4096, 1]),
 ]);

@@ -27,7 +27,9 @@ const STRATEGIES = ['seed', 'xla', 'tvm', 'inductor'];
 const MAX_ONNX_BYTES = 300_000;
 
 let fusion;
-before(async () => { fusion = await loadFusion(); });
+before(async () => {
+  fusion = await loadFusion();
+});
 
 const numel = (shape) => shape.reduce((a, b) => a * b, 1);
 const exported = (id) => JSON.parse(readFileSync(new URL(`${id}.json`, DIR), 'utf8'));
@@ -40,7 +42,8 @@ function shapeOfPlan(graph, plan) {
     const size = op.inputs?.length ? `[${op.shape}]` : `(${numel(op.shape)})`;
     return `${op.kind}${size} ${op.dtype ?? `${op.dtype_bytes}B`}`;
   };
-  const group = (g) => `${g.label || '-'} | read ${g.bytes_read} write ${g.bytes_written} | ${g.ops.map(member).sort().join(' + ')}`;
+  const group = (g) =>
+    `${g.label || '-'} | read ${g.bytes_read} write ${g.bytes_written} | ${g.ops.map(member).sort().join(' + ')}`;
   return {
     ops: graph.ops.length,
     groups: plan.groups.map(group).sort(),
@@ -73,19 +76,34 @@ for (const id of MODELS) {
     for (const strategy of STRATEGIES) {
       const [a, b] = [shapeOfPlan(ours, planUnder(ours, strategy)), shapeOfPlan(theirs, planUnder(theirs, strategy))];
       assert.deepEqual(a, b, `${id} under ${strategy}`);
-      console.log(`${id} ${strategy}: ${a.ops} ops, ${a.groups.length} groups, ${a.bytes_unfused} → ${a.bytes_fused} bytes, ` +
-        `${a.kernels[0]} → ${a.kernels[1]} kernels (both sides)`);
+      console.log(
+        `${id} ${strategy}: ${a.ops} ops, ${a.groups.length} groups, ${a.bytes_unfused} → ${a.bytes_fused} bytes, ` +
+          `${a.kernels[0]} → ${a.kernels[1]} kernels (both sides)`,
+      );
     }
   });
 }
 
 test('the ONNX files pass attributes as Constant inputs, and the importer makes them part of their ops', () => {
-  const constantNodes = (id) => decodeModel(readFileSync(new URL(`${id}.onnx`, DIR))).graph.node.filter((n) => n.opType === 'Constant').length;
+  const constantNodes = (id) =>
+    decodeModel(readFileSync(new URL(`${id}.onnx`, DIR))).graph.node.filter((n) => n.opType === 'Constant').length;
   assert.ok(constantNodes('bert-layer') >= 5, 'the Reshape targets and the attention scale');
   assert.ok(constantNodes('mobilenet-v2') >= 70, 'min and max of each ReLU6 (Clip)');
   for (const id of MODELS) {
-    assert.deepEqual(imported(id).graph.ops.filter((op) => op.kind === 'constant').map((op) => op.name), [], id);
-    assert.deepEqual(exported(id).ops.filter((op) => op.kind === 'constant').map((op) => op.name), [], id);
+    assert.deepEqual(
+      imported(id)
+        .graph.ops.filter((op) => op.kind === 'constant')
+        .map((op) => op.name),
+      [],
+      id,
+    );
+    assert.deepEqual(
+      exported(id)
+        .ops.filter((op) => op.kind === 'constant')
+        .map((op) => op.name),
+      [],
+      id,
+    );
   }
 });
 

@@ -14,18 +14,31 @@ const dir = mkdtempSync(`${tmpdir()}/onnx2fusion-`);
 
 test('a model becomes graph JSON on stdout, one op per line, with the summary on stderr', () => {
   const file = `${dir}/linear.onnx`;
-  writeFileSync(file, modelBytes(graph({
-    inputs: [info('x', F32, ['batch', 4])], outputs: [info('y', F32)],
-    initializers: [tensor('w', F32, [3, 4]), tensor('b', F32, [3])],
-    nodes: [node('Gemm', ['x', 'w', 'b'], ['h'], { transB: 1 }), node('Relu', ['h'], ['y'])],
-  })));
+  writeFileSync(
+    file,
+    modelBytes(
+      graph({
+        inputs: [info('x', F32, ['batch', 4])],
+        outputs: [info('y', F32)],
+        initializers: [tensor('w', F32, [3, 4]), tensor('b', F32, [3])],
+        nodes: [node('Gemm', ['x', 'w', 'b'], ['h'], { transB: 1 }), node('Relu', ['h'], ['y'])],
+      }),
+    ),
+  );
   const r = run(file);
   assert.equal(r.status, 0, r.stderr);
   const ops = JSON.parse(r.stdout).ops;
-  assert.deepEqual(ops.map((op) => [op.name, op.kind, op.shape]), [
-    ['x', 'input', [1, 4]], ['w', 'constant', [3, 4]], ['h/matmul', 'matmul', [1, 3]], ['b', 'constant', [3]],
-    ['h', 'add', [1, 3]], ['y', 'relu', [1, 3]],
-  ]);
+  assert.deepEqual(
+    ops.map((op) => [op.name, op.kind, op.shape]),
+    [
+      ['x', 'input', [1, 4]],
+      ['w', 'constant', [3, 4]],
+      ['h/matmul', 'matmul', [1, 3]],
+      ['b', 'constant', [3]],
+      ['h', 'add', [1, 3]],
+      ['y', 'relu', [1, 3]],
+    ],
+  );
   assert.equal(r.stdout.split('\n').length, ops.length + 3);
   assert.match(r.stderr, /warning: graph input 'x': symbolic dimension 'batch' of 'x' taken as 1/);
   assert.match(r.stderr, /2 nodes → 6 ops \(0 opaque, 2 initializers\)/);
@@ -34,7 +47,16 @@ test('a model becomes graph JSON on stdout, one op per line, with the summary on
 
 test('a model that cannot be imported exits 1 naming the file and the node; bad usage exits 2', () => {
   const file = `${dir}/bad.onnx`;
-  writeFileSync(file, modelBytes(graph({ inputs: [info('x', F32, [2, 3])], outputs: [info('y', F32)], nodes: [node('Custom', ['x'], ['y'], {}, 'mystery')] })));
+  writeFileSync(
+    file,
+    modelBytes(
+      graph({
+        inputs: [info('x', F32, [2, 3])],
+        outputs: [info('y', F32)],
+        nodes: [node('Custom', ['x'], ['y'], {}, 'mystery')],
+      }),
+    ),
+  );
   const r = run(file);
   assert.equal(r.status, 1);
   assert.match(r.stderr, /^onnx2fusion: bad\.onnx: node 'mystery' \(Custom\) at graph\.node\[0\]: /);

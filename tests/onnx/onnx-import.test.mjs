@@ -6,7 +6,17 @@ import { test } from 'node:test';
 
 import { importOnnx, OnnxImportError } from '../../web/src/import/onnx/import.js';
 import {
-  BOOL, F32, I64, STRING, float, graph, info, modelBytes, node, sequenceInfo, tensor,
+  BOOL,
+  F32,
+  I64,
+  STRING,
+  float,
+  graph,
+  info,
+  modelBytes,
+  node,
+  sequenceInfo,
+  tensor,
 } from './onnx-model-builder.mjs';
 
 const load = (g, opts) => importOnnx(modelBytes(graph(g), opts));
@@ -15,20 +25,31 @@ const byName = (list) => Object.fromEntries(list.map((op) => [op.name, op]));
 
 // Asserts an OnnxImportError with these fields (message checked by regex).
 function rejects(g, expected, opts) {
-  assert.throws(() => load(g, opts), (e) => {
-    assert.ok(e instanceof OnnxImportError, `${e}`);
-    const { message, ...fields } = expected;
-    for (const [k, v] of Object.entries(fields)) assert.equal(e[k], v, `${k} in ${e.message}`);
-    if (message) assert.match(e.message, message);
-    return true;
-  });
+  assert.throws(
+    () => load(g, opts),
+    (e) => {
+      assert.ok(e instanceof OnnxImportError, `${e}`);
+      const { message, ...fields } = expected;
+      for (const [k, v] of Object.entries(fields)) assert.equal(e[k], v, `${k} in ${e.message}`);
+      if (message) assert.match(e.message, message);
+      return true;
+    },
+  );
 }
 
 test('Conv → BatchNormalization → Relu: weights are constants, the conv keeps its bias, the output is marked', () => {
-  const { graph: g, stats, warnings } = load({
+  const {
+    graph: g,
+    stats,
+    warnings,
+  } = load({
     inputs: [info('x', F32, [1, 3, 8, 8])],
     outputs: [info('y', F32)],
-    initializers: [tensor('w', F32, [4, 3, 3, 3]), tensor('b', F32, [4]), ...['scale', 'bias', 'mean', 'var'].map((n) => tensor(n, F32, [4]))],
+    initializers: [
+      tensor('w', F32, [4, 3, 3, 3]),
+      tensor('b', F32, [4]),
+      ...['scale', 'bias', 'mean', 'var'].map((n) => tensor(n, F32, [4])),
+    ],
     nodes: [
       node('Conv', ['x', 'w', 'b'], ['c'], { pads: [1, 1, 1, 1] }, 'conv1'),
       node('BatchNormalization', ['c', 'scale', 'bias', 'mean', 'var'], ['n'], { epsilon: float(1e-5) }),
@@ -52,16 +73,29 @@ test('Conv → BatchNormalization → Relu: weights are constants, the conv keep
 });
 
 test('Gemm with C is matmul + add (as PyTorch Linear); without C one matmul', () => {
-  const linear = (withBias) => ops({
-    inputs: [info('x', F32, [2, 16])],
-    outputs: [info('y', F32)],
-    initializers: [tensor('w', F32, [8, 16]), tensor('b', F32, [8])],
-    nodes: [node('Gemm', withBias ? ['x', 'w', 'b'] : ['x', 'w'], ['y'], { transB: 1, alpha: float(0.5) })],
-  });
-  assert.deepEqual(linear(true).slice(2).map(({ name, kind, inputs, shape }) => [name, kind, inputs, shape]), [
-    ['y/matmul', 'matmul', ['x', 'w'], [2, 8]], ['b', 'constant', undefined, [8]], ['y', 'add', ['y/matmul', 'b'], [2, 8]],
-  ]);
-  assert.deepEqual(linear(false).slice(2).map(({ name, kind }) => [name, kind]), [['y', 'matmul']]);
+  const linear = (withBias) =>
+    ops({
+      inputs: [info('x', F32, [2, 16])],
+      outputs: [info('y', F32)],
+      initializers: [tensor('w', F32, [8, 16]), tensor('b', F32, [8])],
+      nodes: [node('Gemm', withBias ? ['x', 'w', 'b'] : ['x', 'w'], ['y'], { transB: 1, alpha: float(0.5) })],
+    });
+  assert.deepEqual(
+    linear(true)
+      .slice(2)
+      .map(({ name, kind, inputs, shape }) => [name, kind, inputs, shape]),
+    [
+      ['y/matmul', 'matmul', ['x', 'w'], [2, 8]],
+      ['b', 'constant', undefined, [8]],
+      ['y', 'add', ['y/matmul', 'b'], [2, 8]],
+    ],
+  );
+  assert.deepEqual(
+    linear(false)
+      .slice(2)
+      .map(({ name, kind }) => [name, kind]),
+    [['y', 'matmul']],
+  );
 });
 
 test('an unknown op is opaque, labelled with its ONNX type, shaped as declared; undeclared it is an error naming it', () => {
@@ -71,19 +105,36 @@ test('an unknown op is opaque, labelled with its ONNX type, shaped as declared; 
     nodes: [node('MyCustomOp', ['boxes', 'scores'], ['sel'], {}, 'nms', 'com.example')],
   });
   const { graph: g, stats } = load(model([3, 3]));
-  assert.deepEqual(g.ops[2], { name: 'sel', kind: 'opaque', inputs: ['boxes', 'scores'], shape: [3, 3], dtype: 'i64', label: 'MyCustomOp', output: true });
+  assert.deepEqual(g.ops[2], {
+    name: 'sel',
+    kind: 'opaque',
+    inputs: ['boxes', 'scores'],
+    shape: [3, 3],
+    dtype: 'i64',
+    label: 'MyCustomOp',
+    output: true,
+  });
   assert.equal(stats.opaque, 1);
-  rejects(model(undefined), { node: 'nms', opType: 'MyCustomOp', path: 'graph.node[0]', code: 'unknown_shape', message: /^node 'nms' \(MyCustomOp\) at graph\.node\[0\]: .*declares no shape for output 'sel'/ });
+  rejects(model(undefined), {
+    node: 'nms',
+    opType: 'MyCustomOp',
+    path: 'graph.node[0]',
+    code: 'unknown_shape',
+    message: /^node 'nms' \(MyCustomOp\) at graph\.node\[0\]: .*declares no shape for output 'sel'/,
+  });
   // A standard op of another domain is not taken for the standard one.
   const other = load({ ...model([3, 3]), nodes: [node('Relu', ['boxes'], ['sel'], {}, '', 'com.microsoft')] });
   assert.deepEqual([other.graph.ops[2].kind, other.graph.ops[2].label], ['opaque', 'Relu']);
 });
 
 test('nearest-kind and listed opaque ops carry their ONNX type as a label; exact kinds carry none', () => {
-  const g = byName(ops({
-    inputs: [info('x', F32, [1, 1, 4])], outputs: [info('y', F32)],
-    nodes: [node('Selu', ['x'], ['s']), node('Relu', ['s'], ['r']), node('LRN', ['r'], ['y'], { size: 3 })],
-  }));
+  const g = byName(
+    ops({
+      inputs: [info('x', F32, [1, 1, 4])],
+      outputs: [info('y', F32)],
+      nodes: [node('Selu', ['x'], ['s']), node('Relu', ['s'], ['r']), node('LRN', ['r'], ['y'], { size: 3 })],
+    }),
+  );
   assert.deepEqual([g.s.kind, g.s.label, g.r.inputs, g.r.label], ['leaky_relu', 'Selu', ['s'], undefined]);
   assert.deepEqual([g.y.kind, g.y.label], ['opaque', 'LRN']);
 });
@@ -94,9 +145,14 @@ test('Identity and Dropout are elided; a used Dropout mask is a bool constant', 
     outputs: [info('y', F32), info('mask', BOOL)],
     nodes: [node('Identity', ['x'], ['i']), node('Dropout', ['i'], ['d', 'mask']), node('Relu', ['d'], ['y'])],
   });
-  assert.deepEqual(g.map(({ name, kind, inputs, output }) => [name, kind, inputs, output]), [
-    ['x', 'input', undefined, undefined], ['y', 'relu', ['x'], true], ['mask', 'constant', undefined, true],
-  ]);
+  assert.deepEqual(
+    g.map(({ name, kind, inputs, output }) => [name, kind, inputs, output]),
+    [
+      ['x', 'input', undefined, undefined],
+      ['y', 'relu', ['x'], true],
+      ['mask', 'constant', undefined, true],
+    ],
+  );
   assert.equal(g[2].dtype, 'bool');
 });
 
@@ -107,46 +163,69 @@ test('unused initializers are dropped; Constant nodes, Shape and ConstantOfShape
     initializers: [tensor('unused', F32, [1000]), tensor('scale', F32, [3])],
     nodes: [
       node('Constant', [], ['k'], { value: tensor('', F32, [3], [1, 2, 3]) }),
-      node('Shape', ['x'], ['s']), node('ConstantOfShape', ['s'], ['z']),
-      node('Add', ['x', 'k'], ['a']), node('Mul', ['a', 'scale'], ['m']), node('Sub', ['m', 'z'], ['y']),
+      node('Shape', ['x'], ['s']),
+      node('ConstantOfShape', ['s'], ['z']),
+      node('Add', ['x', 'k'], ['a']),
+      node('Mul', ['a', 'scale'], ['m']),
+      node('Sub', ['m', 'z'], ['y']),
     ],
   });
   const named = byName(g.ops);
   assert.equal(named.unused, undefined);
   assert.equal(stats.initializers, 1);
-  for (const name of ['k', 'z', 'scale']) assert.deepEqual([named[name].kind, named[name].inputs], ['constant', undefined], name);
+  for (const name of ['k', 'z', 'scale'])
+    assert.deepEqual([named[name].kind, named[name].inputs], ['constant', undefined], name);
   assert.equal(named.s, undefined, 'Shape feeds only ConstantOfShape, which drops its input');
   assert.deepEqual(named.z.shape, [2, 3]);
 });
 
 test('operands that are part of the op: a constant Reshape target, Slice bounds, Clip bounds, a scalar factor', () => {
   const { graph: g, stats } = load({
-    inputs: [info('x', F32, [2, 6])], outputs: [info('y', F32)],
-    initializers: [tensor('target', I64, [2], [3, 4]), tensor('starts', I64, [1], [1]), tensor('ends', I64, [1], [3]),
-      tensor('half', F32, [], [0.5])],
+    inputs: [info('x', F32, [2, 6])],
+    outputs: [info('y', F32)],
+    initializers: [
+      tensor('target', I64, [2], [3, 4]),
+      tensor('starts', I64, [1], [1]),
+      tensor('ends', I64, [1], [3]),
+      tensor('half', F32, [], [0.5]),
+    ],
     nodes: [
-      node('Reshape', ['x', 'target'], ['r']), node('Slice', ['r', 'starts', 'ends'], ['s']),
-      node('Constant', [], ['lo'], { value: tensor('', F32, [], [0]) }), node('Constant', [], ['hi'], { value: tensor('', F32, [], [6]) }),
-      node('Clip', ['s', 'lo', 'hi'], ['c']), node('Mul', ['half', 'c'], ['y']),
+      node('Reshape', ['x', 'target'], ['r']),
+      node('Slice', ['r', 'starts', 'ends'], ['s']),
+      node('Constant', [], ['lo'], { value: tensor('', F32, [], [0]) }),
+      node('Constant', [], ['hi'], { value: tensor('', F32, [], [6]) }),
+      node('Clip', ['s', 'lo', 'hi'], ['c']),
+      node('Mul', ['half', 'c'], ['y']),
     ],
   });
-  assert.deepEqual(g.ops.map(({ name, kind, inputs, shape }) => [name, kind, inputs, shape]), [
-    ['x', 'input', undefined, [2, 6]], ['r', 'reshape', ['x'], [3, 4]], ['s', 'slice', ['r'], [2, 4]],
-    ['c', 'clamp', ['s'], [2, 4]], ['y', 'mul', ['c'], [2, 4]],
-  ]);
+  assert.deepEqual(
+    g.ops.map(({ name, kind, inputs, shape }) => [name, kind, inputs, shape]),
+    [
+      ['x', 'input', undefined, [2, 6]],
+      ['r', 'reshape', ['x'], [3, 4]],
+      ['s', 'slice', ['r'], [2, 4]],
+      ['c', 'clamp', ['s'], [2, 4]],
+      ['y', 'mul', ['c'], [2, 4]],
+    ],
+  );
   assert.equal(stats.initializers, 0, 'no constant op was made for them');
 });
 
 test('operands that are known only at run time stay inputs; a constant also read as data is made once', () => {
-  const g = byName(ops({
-    inputs: [info('x', F32, [2, 6]), info('target', I64, [2]), info('k', F32, [])],
-    outputs: [info('y', F32, [3, 4]), info('z', F32), info('w', I64)],
-    initializers: [tensor('shape', I64, [2], [3, 4]), tensor('two', F32, [], [2])],
-    nodes: [
-      node('Reshape', ['x', 'target'], ['y']), node('Mul', ['x', 'k'], ['z']),
-      node('Reshape', ['x', 'shape'], ['r']), node('Sin', ['shape'], ['w']), node('Pow', ['two', 'two'], ['p']),
-    ],
-  }));
+  const g = byName(
+    ops({
+      inputs: [info('x', F32, [2, 6]), info('target', I64, [2]), info('k', F32, [])],
+      outputs: [info('y', F32, [3, 4]), info('z', F32), info('w', I64)],
+      initializers: [tensor('shape', I64, [2], [3, 4]), tensor('two', F32, [], [2])],
+      nodes: [
+        node('Reshape', ['x', 'target'], ['y']),
+        node('Mul', ['x', 'k'], ['z']),
+        node('Reshape', ['x', 'shape'], ['r']),
+        node('Sin', ['shape'], ['w']),
+        node('Pow', ['two', 'two'], ['p']),
+      ],
+    }),
+  );
   assert.deepEqual(g.y.inputs, ['x', 'target'], 'a Reshape target from a graph input is a real dependency');
   assert.deepEqual(g.z.inputs, ['x', 'k'], 'a one-element graph input is not a constant');
   assert.deepEqual([g.r.inputs, g.w.inputs, g.shape.kind], [['x'], ['shape'], 'constant']);
@@ -154,11 +233,14 @@ test('operands that are known only at run time stay inputs; a constant also read
 });
 
 test('a scalar constant read by an op that is not elementwise stays an input; Gemm folds a scalar C into its add', () => {
-  const g = byName(ops({
-    inputs: [info('x', F32, [2, 1])], outputs: [info('m', F32), info('y', F32)],
-    initializers: [tensor('w', F32, [1, 1]), tensor('one', F32, [1, 1], [1]), tensor('c', F32, [], [1])],
-    nodes: [node('MatMul', ['x', 'one'], ['m']), node('Gemm', ['x', 'w', 'c'], ['y'])],
-  }));
+  const g = byName(
+    ops({
+      inputs: [info('x', F32, [2, 1])],
+      outputs: [info('m', F32), info('y', F32)],
+      initializers: [tensor('w', F32, [1, 1]), tensor('one', F32, [1, 1], [1]), tensor('c', F32, [], [1])],
+      nodes: [node('MatMul', ['x', 'one'], ['m']), node('Gemm', ['x', 'w', 'c'], ['y'])],
+    }),
+  );
   assert.deepEqual(g.m.inputs, ['x', 'one']);
   assert.deepEqual([g.y.kind, g.y.inputs], ['add', ['y/matmul']]);
 });
@@ -169,7 +251,14 @@ test('a symbolic or unknown dimension becomes 1, with one warning per symbol', (
     outputs: [info('y', F32)],
     nodes: [node('Add', ['a', 'b'], ['y'])],
   });
-  assert.deepEqual(g.ops.map((op) => op.shape), [[1, 3], [1, 1], [1, 3]]);
+  assert.deepEqual(
+    g.ops.map((op) => op.shape),
+    [
+      [1, 3],
+      [1, 1],
+      [1, 3],
+    ],
+  );
   assert.deepEqual(warnings, [
     "graph input 'a': symbolic dimension 'batch' of 'a' taken as 1",
     "graph input 'b': unknown dimension 1 of 'b' taken as 1",
@@ -178,10 +267,14 @@ test('a symbolic or unknown dimension becomes 1, with one warning per symbol', (
 
 test('a declared shape that contradicts inference wins, with a warning naming the node', () => {
   const { graph: g, warnings } = load({
-    inputs: [info('x', F32, [2, 3])], outputs: [info('y', F32, [3, 2])], nodes: [node('Relu', ['x'], ['y'], {}, 'act')],
+    inputs: [info('x', F32, [2, 3])],
+    outputs: [info('y', F32, [3, 2])],
+    nodes: [node('Relu', ['x'], ['y'], {}, 'act')],
   });
   assert.deepEqual(g.ops[1].shape, [3, 2]);
-  assert.deepEqual(warnings, ["node 'act' (Relu): shape of 'y' inferred as [2,3] but the model declares [3,2]; using the declared shape"]);
+  assert.deepEqual(warnings, [
+    "node 'act' (Relu): shape of 'y' inferred as [2,3] but the model declares [3,2]; using the declared shape",
+  ]);
 });
 
 test('Split: one slice op per used output; unused outputs make no op', () => {
@@ -190,55 +283,107 @@ test('Split: one slice op per used output; unused outputs make no op', () => {
     outputs: [info('a', F32), info('c', F32)],
     nodes: [node('Split', ['x'], ['a', 'b', 'c'], { axis: 0, split: [1, 2, 3] })],
   });
-  assert.deepEqual(g.map(({ name, kind, shape }) => [name, kind, shape]), [['x', 'input', [6, 4]], ['a', 'slice', [1, 4]], ['c', 'slice', [3, 4]]]);
+  assert.deepEqual(
+    g.map(({ name, kind, shape }) => [name, kind, shape]),
+    [
+      ['x', 'input', [6, 4]],
+      ['a', 'slice', [1, 4]],
+      ['c', 'slice', [3, 4]],
+    ],
+  );
 });
 
 test('failures name the node, its op type and its path; unnamed nodes are #index (OpType)', () => {
   const reshape = (target) => ({
-    inputs: [info('x', F32, [2, 3])], outputs: [info('y', F32)],
-    initializers: [tensor('t', I64, [2], target)], nodes: [node('Relu', ['x'], ['r']), node('Reshape', ['r', 't'], ['y'])],
+    inputs: [info('x', F32, [2, 3])],
+    outputs: [info('y', F32)],
+    initializers: [tensor('t', I64, [2], target)],
+    nodes: [node('Relu', ['x'], ['r']), node('Reshape', ['r', 't'], ['y'])],
   });
-  rejects(reshape([4, -1]), { node: '#1 (Reshape)', opType: 'Reshape', path: 'graph.node[1]', code: 'shape_inference',
-    message: /^node #1 \(Reshape\) at graph\.node\[1\]: cannot reshape \[2,3\] \(6 elements\) to \[4,-1\]/ });
-  rejects({ ...reshape([6]), nodes: [node('Relu', ['nowhere'], ['y'])] }, { code: 'invalid_model', message: /input 'nowhere' is produced by no earlier node/ });
-  assert.throws(() => importOnnx(modelBytes(graph(reshape([4, -1]))), { fileName: 'net.onnx' }), /^OnnxImportError: net\.onnx: node #1/);
+  rejects(reshape([4, -1]), {
+    node: '#1 (Reshape)',
+    opType: 'Reshape',
+    path: 'graph.node[1]',
+    code: 'shape_inference',
+    message: /^node #1 \(Reshape\) at graph\.node\[1\]: cannot reshape \[2,3\] \(6 elements\) to \[4,-1\]/,
+  });
+  rejects(
+    { ...reshape([6]), nodes: [node('Relu', ['nowhere'], ['y'])] },
+    { code: 'invalid_model', message: /input 'nowhere' is produced by no earlier node/ },
+  );
+  assert.throws(
+    () => importOnnx(modelBytes(graph(reshape([4, -1]))), { fileName: 'net.onnx' }),
+    /^OnnxImportError: net\.onnx: node #1/,
+  );
 });
 
 test('strings, sequences and inputs without a shape are refused, naming what', () => {
-  rejects({ inputs: [info('s', STRING, [2])], outputs: [info('y', STRING)], nodes: [node('Identity', ['s'], ['y'])] },
-    { node: "graph input 's'", path: 'graph.input[0]', code: 'unsupported_dtype', message: /element type STRING/ });
-  rejects({ inputs: [info('x', F32, [2])], outputs: [sequenceInfo('q', F32)], nodes: [node('SequenceConstruct', ['x'], ['q'])] },
-    { opType: 'SequenceConstruct', code: 'non_tensor', message: /'q' is a sequence value/ });
-  rejects({ inputs: [info('x', F32)], outputs: [info('y', F32)], nodes: [node('Relu', ['x'], ['y'])] },
-    { node: "graph input 'x'", code: 'unknown_shape', message: /declares no shape/ });
+  rejects(
+    { inputs: [info('s', STRING, [2])], outputs: [info('y', STRING)], nodes: [node('Identity', ['s'], ['y'])] },
+    { node: "graph input 's'", path: 'graph.input[0]', code: 'unsupported_dtype', message: /element type STRING/ },
+  );
+  rejects(
+    {
+      inputs: [info('x', F32, [2])],
+      outputs: [sequenceInfo('q', F32)],
+      nodes: [node('SequenceConstruct', ['x'], ['q'])],
+    },
+    { opType: 'SequenceConstruct', code: 'non_tensor', message: /'q' is a sequence value/ },
+  );
+  rejects(
+    { inputs: [info('x', F32)], outputs: [info('y', F32)], nodes: [node('Relu', ['x'], ['y'])] },
+    { node: "graph input 'x'", code: 'unknown_shape', message: /declares no shape/ },
+  );
 });
 
 test('nodes listed out of order are imported in dependency order; a cycle names a node on it', () => {
   const g = ops({
-    inputs: [info('x', F32, [3])], outputs: [info('y', F32)],
+    inputs: [info('x', F32, [3])],
+    outputs: [info('y', F32)],
     nodes: [node('Neg', ['a'], ['y']), node('Exp', ['x'], ['a'])],
   });
-  assert.deepEqual(g.map((op) => op.name), ['x', 'a', 'y']);
-  rejects({ inputs: [info('x', F32, [3])], outputs: [info('y', F32)], nodes: [node('Add', ['x', 'b'], ['a']), node('Neg', ['a'], ['b']), node('Neg', ['b'], ['y'])] },
-    { path: 'graph.node[0]', code: 'invalid_model', message: /form a cycle/ });
-  rejects({ inputs: [info('x', F32, [3])], outputs: [info('y', F32)], nodes: [node('Neg', ['x'], ['y']), node('Exp', ['x'], ['y'])] },
-    { path: 'graph.node[1]', message: /tensor 'y' is produced by an earlier node too/ });
+  assert.deepEqual(
+    g.map((op) => op.name),
+    ['x', 'a', 'y'],
+  );
+  rejects(
+    {
+      inputs: [info('x', F32, [3])],
+      outputs: [info('y', F32)],
+      nodes: [node('Add', ['x', 'b'], ['a']), node('Neg', ['a'], ['b']), node('Neg', ['b'], ['y'])],
+    },
+    { path: 'graph.node[0]', code: 'invalid_model', message: /form a cycle/ },
+  );
+  rejects(
+    {
+      inputs: [info('x', F32, [3])],
+      outputs: [info('y', F32)],
+      nodes: [node('Neg', ['x'], ['y']), node('Exp', ['x'], ['y'])],
+    },
+    { path: 'graph.node[1]', message: /tensor 'y' is produced by an earlier node too/ },
+  );
 });
 
 const constant = (name, dims, value) => node('Constant', [], [name], { value: tensor('', F32, dims, value) });
 
 test('If: each branch is a region; the output is an opaque op labelled If, reading the condition and both results', () => {
-  const branch = (name, dims) => graph({ name, nodes: [node('Relu', ['x'], [`${name}_out`])], outputs: [info(`${name}_out`, F32, dims)] });
+  const branch = (name, dims) =>
+    graph({ name, nodes: [node('Relu', ['x'], [`${name}_out`])], outputs: [info(`${name}_out`, F32, dims)] });
   const { graph: g, stats } = load({
     inputs: [info('x', F32, [5]), info('c', BOOL, [])],
     outputs: [info('y', F32)],
     nodes: [node('If', ['c'], ['y'], { then_branch: branch('then', [5]), else_branch: branch('else', [5]) }, 'choose')],
   });
-  assert.deepEqual(g.ops.map(({ name, kind, inputs, label, region }) => [name, kind, inputs, label, region]), [
-    ['x', 'input', undefined, undefined, undefined], ['c', 'input', undefined, undefined, undefined],
-    ['then_out', 'relu', ['x'], undefined, 'choose/then_branch'], ['else_out', 'relu', ['x'], undefined, 'choose/else_branch'],
-    ['y', 'opaque', ['c', 'then_out', 'else_out'], 'If', undefined],
-  ]);
+  assert.deepEqual(
+    g.ops.map(({ name, kind, inputs, label, region }) => [name, kind, inputs, label, region]),
+    [
+      ['x', 'input', undefined, undefined, undefined],
+      ['c', 'input', undefined, undefined, undefined],
+      ['then_out', 'relu', ['x'], undefined, 'choose/then_branch'],
+      ['else_out', 'relu', ['x'], undefined, 'choose/else_branch'],
+      ['y', 'opaque', ['c', 'then_out', 'else_out'], 'If', undefined],
+    ],
+  );
   assert.deepEqual(stats, { nodes: 3, ops: 5, opaque: 1, initializers: 0 });
 });
 
@@ -247,15 +392,24 @@ test('Loop: the body is a region, its inputs are region sources, a scan output i
     name: 'body',
     inputs: [info('i', I64, []), info('cond_in', BOOL, []), info('acc_in', F32)],
     outputs: [info('cond_out', BOOL, []), info('acc_out', F32), info('step', F32)],
-    nodes: [node('Identity', ['cond_in'], ['cond_out']), node('Add', ['acc_in', 'x'], ['acc_out']), node('Exp', ['acc_out'], ['step'])],
+    nodes: [
+      node('Identity', ['cond_in'], ['cond_out']),
+      node('Add', ['acc_in', 'x'], ['acc_out']),
+      node('Exp', ['acc_out'], ['step']),
+    ],
   });
-  const g = byName(ops({
-    inputs: [info('x', F32, [2, 3]), info('init', F32, [2, 3])],
-    outputs: [info('final', F32), info('steps', F32)],
-    initializers: [tensor('M', I64, [], [4]), tensor('go', BOOL, [], [1])],
-    nodes: [node('Loop', ['M', 'go', 'init'], ['final', 'steps'], { body }, 'loop')],
-  }));
-  assert.deepEqual([g.acc_out.region, g.acc_out.inputs, g.acc_in.kind, g.acc_in.region], ['loop/body', ['acc_in', 'x'], 'input', 'loop/body']);
+  const g = byName(
+    ops({
+      inputs: [info('x', F32, [2, 3]), info('init', F32, [2, 3])],
+      outputs: [info('final', F32), info('steps', F32)],
+      initializers: [tensor('M', I64, [], [4]), tensor('go', BOOL, [], [1])],
+      nodes: [node('Loop', ['M', 'go', 'init'], ['final', 'steps'], { body }, 'loop')],
+    }),
+  );
+  assert.deepEqual(
+    [g.acc_out.region, g.acc_out.inputs, g.acc_in.kind, g.acc_in.region],
+    ['loop/body', ['acc_in', 'x'], 'input', 'loop/body'],
+  );
   assert.deepEqual([g.final.kind, g.final.shape, g.final.region, g.final.label], ['scan', [2, 3], undefined, 'Loop']);
   assert.deepEqual([g.steps.kind, g.steps.shape], ['scan', [4, 2, 3]]);
   assert.equal(g.i, undefined, 'an unread body input makes no op');
@@ -268,11 +422,16 @@ test('Scan: state keeps its shape, scan outputs gain the sequence axis', () => {
     outputs: [info('s_out', F32), info('row_out', F32)],
     nodes: [node('Add', ['s_in', 'row'], ['s_out']), node('Neg', ['s_out'], ['row_out'])],
   });
-  const g = byName(ops({
-    inputs: [info('s0', F32, [4]), info('xs', F32, [7, 4])],
-    outputs: [info('s', F32), info('ys', F32)],
-    nodes: [node('Scan', ['s0', 'xs'], ['s', 'ys'], { body, num_scan_inputs: 1, scan_output_axes: [1] })],
-  }, { opset: 11 }));
+  const g = byName(
+    ops(
+      {
+        inputs: [info('s0', F32, [4]), info('xs', F32, [7, 4])],
+        outputs: [info('s', F32), info('ys', F32)],
+        nodes: [node('Scan', ['s0', 'xs'], ['s', 'ys'], { body, num_scan_inputs: 1, scan_output_axes: [1] })],
+      },
+      { opset: 11 },
+    ),
+  );
   assert.deepEqual([g.row.shape, g.s_out.shape, g.s.shape, g.ys.shape], [[4], [4], [4], [4, 7]]);
   assert.deepEqual([g.s.label, g.ys.label, g.s_out.label], ['Scan', 'Scan', undefined]);
 });
@@ -281,16 +440,32 @@ test('subgraphs nested deeper than the limit are refused, naming the node', () =
   const leaf = graph({ name: 'leaf', nodes: [constant('v', [1], [1])], outputs: [info('v', F32, [1])] });
   let inner = leaf;
   for (let depth = 0; depth < 20; depth++) {
-    inner = graph({ name: `g${depth}`, nodes: [node('If', ['c'], [`o${depth}`], { then_branch: inner, else_branch: leaf }, `if${depth}`)], outputs: [info(`o${depth}`, F32, [1])] });
+    inner = graph({
+      name: `g${depth}`,
+      nodes: [node('If', ['c'], [`o${depth}`], { then_branch: inner, else_branch: leaf }, `if${depth}`)],
+      outputs: [info(`o${depth}`, F32, [1])],
+    });
   }
-  rejects({ inputs: [info('c', BOOL, [])], outputs: [info('o19', F32)], nodes: inner.node },
-    { code: 'too_large', message: /subgraphs nest more than 16 deep/ });
+  rejects(
+    { inputs: [info('c', BOOL, [])], outputs: [info('o19', F32)], nodes: inner.node },
+    { code: 'too_large', message: /subgraphs nest more than 16 deep/ },
+  );
 });
 
 test('bytes that are not an ONNX model are an invalid_model error, never another exception', () => {
-  const good = modelBytes(graph({ inputs: [info('x', F32, [2])], outputs: [info('y', F32)], nodes: [node('Relu', ['x'], ['y'])] }));
-  for (const bytes of [new Uint8Array(), new Uint8Array([0x50, 0x4b, 3, 4]), new Uint8Array([0xff, 0xff, 0xff]), new TextEncoder().encode('{"ops": []}')]) {
-    assert.throws(() => importOnnx(bytes), (e) => e instanceof OnnxImportError && e.code === 'invalid_model' && e.path === 'model');
+  const good = modelBytes(
+    graph({ inputs: [info('x', F32, [2])], outputs: [info('y', F32)], nodes: [node('Relu', ['x'], ['y'])] }),
+  );
+  for (const bytes of [
+    new Uint8Array(),
+    new Uint8Array([0x50, 0x4b, 3, 4]),
+    new Uint8Array([0xff, 0xff, 0xff]),
+    new TextEncoder().encode('{"ops": []}'),
+  ]) {
+    assert.throws(
+      () => importOnnx(bytes),
+      (e) => e instanceof OnnxImportError && e.code === 'invalid_model' && e.path === 'model',
+    );
   }
   assert.throws(() => importOnnx('not bytes'), OnnxImportError);
   // Every truncation and many single-byte changes either import or fail with OnnxImportError.
@@ -313,11 +488,15 @@ test('bytes that are not an ONNX model are an invalid_model error, never another
 });
 
 test('a tensor too large for exact byte counts is refused, naming the node', () => {
-  rejects({
-    inputs: [info('x', F32, [2 ** 20, 2 ** 20])], outputs: [info('y', F32)],
-    nodes: [node('Unsqueeze', ['x'], ['u'], { axes: [0] }), node('Expand', ['u', 'shape'], ['y'])],
-    initializers: [tensor('shape', I64, [3], [2 ** 20, 1, 1])],
-  }, { opType: 'Expand', code: 'too_large' });
+  rejects(
+    {
+      inputs: [info('x', F32, [2 ** 20, 2 ** 20])],
+      outputs: [info('y', F32)],
+      nodes: [node('Unsqueeze', ['x'], ['u'], { axes: [0] }), node('Expand', ['u', 'shape'], ['y'])],
+      initializers: [tensor('shape', I64, [3], [2 ** 20, 1, 1])],
+    },
+    { opType: 'Expand', code: 'too_large' },
+  );
 });
 
 // How fast this imports is measured by bench/page-modules.mjs (`npm run bench:page`), not here.
@@ -327,12 +506,16 @@ test('a 10,000-node model with 42 MB of weights imports whole: every node, weigh
   let x = 'x';
   for (let i = 0; i < 2500; i++) {
     initializers.push(tensor(`w${i}`, F32, [64, 64]), tensor(`b${i}`, F32, [64]), tensor(`s${i}`, I64, [2], [-1, 64]));
-    nodes.push(node('MatMul', [x, `w${i}`], [`m${i}`]), node('Add', [`m${i}`, `b${i}`], [`a${i}`]),
-      node('Relu', [`a${i}`], [`r${i}`]), node('Reshape', [`r${i}`, `s${i}`], [`h${i}`]));
+    nodes.push(
+      node('MatMul', [x, `w${i}`], [`m${i}`]),
+      node('Add', [`m${i}`, `b${i}`], [`a${i}`]),
+      node('Relu', [`a${i}`], [`r${i}`]),
+      node('Reshape', [`r${i}`, `s${i}`], [`h${i}`]),
+    );
     x = `h${i}`;
   }
   const bytes = modelBytes(graph({ nodes, initializers, inputs: [info('x', F32, [8, 64])], outputs: [info(x, F32)] }));
   const { stats, graph: g } = importOnnx(bytes);
-  assert.deepEqual(stats, { nodes: 10_000, ops: 15_001, opaque: 0, initializers: 5_000 });  // targets: part of Reshape
+  assert.deepEqual(stats, { nodes: 10_000, ops: 15_001, opaque: 0, initializers: 5_000 }); // targets: part of Reshape
   assert.equal(g.ops.length, 15_001);
 });

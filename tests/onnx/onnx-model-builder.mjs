@@ -11,7 +11,12 @@
 // names (strings) or null (unknown); `info(name, type)` without dims declares no shape.
 import { create, toBinary } from '@bufbuild/protobuf';
 import {
-  AttributeProtoSchema, GraphProtoSchema, ModelProtoSchema, NodeProtoSchema, TensorProtoSchema, ValueInfoProtoSchema,
+  AttributeProtoSchema,
+  GraphProtoSchema,
+  ModelProtoSchema,
+  NodeProtoSchema,
+  TensorProtoSchema,
+  ValueInfoProtoSchema,
 } from 'onnx-buf';
 
 export const F32 = 1;
@@ -26,7 +31,12 @@ const FLOAT_MARK = Symbol('float');
 export const float = (v) => ({ [FLOAT_MARK]: [v], scalar: true });
 export const floats = (...v) => ({ [FLOAT_MARK]: v, scalar: false });
 
-const dim = (d) => (d === null ? {} : typeof d === 'string' ? { value: { case: 'dimParam', value: d } } : { value: { case: 'dimValue', value: BigInt(d) } });
+const dim = (d) =>
+  d === null
+    ? {}
+    : typeof d === 'string'
+      ? { value: { case: 'dimParam', value: d } }
+      : { value: { case: 'dimValue', value: BigInt(d) } };
 
 export function typeOf(elemType, dims) {
   const shape = dims === undefined ? undefined : { dim: dims.map(dim) };
@@ -35,13 +45,17 @@ export function typeOf(elemType, dims) {
 
 export const info = (name, elemType, dims) => create(ValueInfoProtoSchema, { name, type: typeOf(elemType, dims) });
 export const sequenceInfo = (name, elemType) =>
-  create(ValueInfoProtoSchema, { name, type: { value: { case: 'sequenceType', value: { elemType: typeOf(elemType, []) } } } });
+  create(ValueInfoProtoSchema, {
+    name,
+    type: { value: { case: 'sequenceType', value: { elemType: typeOf(elemType, []) } } },
+  });
 
 // A tensor with values (int64 as int64_data, others as float_data / int32_data), or, without values, zeros
 // as raw_data (as exporters write weights).
 export function tensor(name, dataType, dims, values) {
   const init = { name, dataType, dims: dims.map(BigInt) };
-  if (!values) init.rawData = new Uint8Array(dims.reduce((a, b) => a * b, 1) * ({ [F32]: 4, [I64]: 8, [F16]: 2 }[dataType] ?? 4));
+  if (!values)
+    init.rawData = new Uint8Array(dims.reduce((a, b) => a * b, 1) * ({ [F32]: 4, [I64]: 8, [F16]: 2 }[dataType] ?? 4));
   else if (dataType === I64) init.int64Data = values.map(BigInt);
   else if (dataType === F32) init.floatData = values;
   else init.int32Data = values;
@@ -50,10 +64,12 @@ export function tensor(name, dataType, dims, values) {
 
 function attribute(name, v) {
   const a = { name };
-  if (v?.[FLOAT_MARK]) Object.assign(a, v.scalar ? { type: 1, f: v[FLOAT_MARK][0] } : { type: 6, floats: v[FLOAT_MARK] });
+  if (v?.[FLOAT_MARK])
+    Object.assign(a, v.scalar ? { type: 1, f: v[FLOAT_MARK][0] } : { type: 6, floats: v[FLOAT_MARK] });
   else if (typeof v === 'number') Object.assign(a, Number.isInteger(v) ? { type: 2, i: BigInt(v) } : { type: 1, f: v });
   else if (typeof v === 'string') Object.assign(a, { type: 3, s: new TextEncoder().encode(v) });
-  else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) Object.assign(a, { type: 8, strings: v.map((s) => new TextEncoder().encode(s)) });
+  else if (Array.isArray(v) && v.every((x) => typeof x === 'string'))
+    Object.assign(a, { type: 8, strings: v.map((s) => new TextEncoder().encode(s)) });
   else if (Array.isArray(v)) Object.assign(a, { type: 7, ints: v.map(BigInt) });
   else if (v?.$typeName === 'onnx.TensorProto') Object.assign(a, { type: 4, t: v });
   else if (v?.$typeName === 'onnx.GraphProto') Object.assign(a, { type: 5, g: v });
@@ -61,13 +77,26 @@ function attribute(name, v) {
   return create(AttributeProtoSchema, a);
 }
 
-export const node = (opType, input, output, attrs = {}, name = '', domain = '') => create(NodeProtoSchema, {
-  opType, input, output, name, domain, attribute: Object.entries(attrs).map(([k, v]) => attribute(k, v)),
-});
+export const node = (opType, input, output, attrs = {}, name = '', domain = '') =>
+  create(NodeProtoSchema, {
+    opType,
+    input,
+    output,
+    name,
+    domain,
+    attribute: Object.entries(attrs).map(([k, v]) => attribute(k, v)),
+  });
 
 export const graph = ({ nodes = [], inputs = [], outputs = [], initializers = [], valueInfo = [], name = 'g' }) =>
   create(GraphProtoSchema, { name, node: nodes, input: inputs, output: outputs, initializer: initializers, valueInfo });
 
-export const modelBytes = (g, { opset = 17 } = {}) => toBinary(ModelProtoSchema, create(ModelProtoSchema, {
-  irVersion: 8n, producerName: 'fusion-playground tests', graph: g, opsetImport: [{ domain: '', version: BigInt(opset) }],
-}));
+export const modelBytes = (g, { opset = 17 } = {}) =>
+  toBinary(
+    ModelProtoSchema,
+    create(ModelProtoSchema, {
+      irVersion: 8n,
+      producerName: 'fusion-playground tests',
+      graph: g,
+      opsetImport: [{ domain: '', version: BigInt(opset) }],
+    }),
+  );

@@ -20,7 +20,10 @@ test('every kind in the table is a kind of the core (elided ops have none)', () 
 test('every shape rule the table names exists, and every rule is used', () => {
   for (const [op, row] of rows) if (row.shape) assert.equal(typeof RULES[row.shape], 'function', `${op}: ${row.shape}`);
   const used = new Set(rows.map(([, row]) => row.shape));
-  assert.deepEqual(Object.keys(RULES).filter((rule) => !used.has(rule)), []);
+  assert.deepEqual(
+    Object.keys(RULES).filter((rule) => !used.has(rule)),
+    [],
+  );
 });
 
 test('an op type the core knows by name gets the core kind, unless marked nearest or elided', () => {

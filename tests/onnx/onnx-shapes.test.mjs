@@ -14,7 +14,10 @@ const run = (rule, inputs, attrs = {}, outputs = 1) =>
   RULES[rule]({ inputs, attrs: new Map(Object.entries(attrs)), outputs, opset: 17, valueCap: 4096 });
 const shapeOf = (rule, inputs, attrs, outputs) => run(rule, inputs, attrs, outputs)[0].shape;
 const fails = (rule, inputs, attrs = {}, code = 'shape_inference') =>
-  assert.throws(() => run(rule, inputs, attrs), (e) => e instanceof ShapeError && e.code === code);
+  assert.throws(
+    () => run(rule, inputs, attrs),
+    (e) => e instanceof ShapeError && e.code === code,
+  );
 
 test('elementwise ops broadcast NumPy-style; shapes that do not broadcast are an error', () => {
   assert.deepEqual(shapeOf('broadcast', [v([2, 3, 4, 5]), v([5])]), [2, 3, 4, 5]);
@@ -48,17 +51,31 @@ test('Conv: padding, strides, dilations, groups and auto_pad (Operators.md examp
   assert.deepEqual(shapeOf('conv', [v([1, 4, 8, 8]), v([8, 2, 3, 3]), v([8])], { group: 2 }), [1, 8, 6, 6]);
   fails('conv', [v([1, 3, 8, 8]), v([8, 2, 3, 3])]);
   assert.deepEqual(shapeOf('conv_transpose', [v([1, 1, 3, 3]), v([1, 2, 3, 3])]), [1, 2, 5, 5]);
-  assert.deepEqual(shapeOf('conv_transpose', [v([1, 1, 3, 3]), v([1, 2, 3, 3])], { strides: [3, 2], output_padding: [1, 1] }), [1, 2, 10, 8]);
-  assert.deepEqual(shapeOf('conv_transpose', [v([1, 1, 3, 3]), v([1, 2, 3, 3])], { output_shape: [10, 8] }), [1, 2, 10, 8]);
+  assert.deepEqual(
+    shapeOf('conv_transpose', [v([1, 1, 3, 3]), v([1, 2, 3, 3])], { strides: [3, 2], output_padding: [1, 1] }),
+    [1, 2, 10, 8],
+  );
+  assert.deepEqual(
+    shapeOf('conv_transpose', [v([1, 1, 3, 3]), v([1, 2, 3, 3])], { output_shape: [10, 8] }),
+    [1, 2, 10, 8],
+  );
 });
 
 test('pooling: floor by default, ceil_mode never starts a window in the right padding', () => {
   assert.deepEqual(shapeOf('pool', [v([1, 3, 32, 32])], { kernel_shape: [2, 2] }), [1, 3, 31, 31]);
-  assert.deepEqual(shapeOf('pool', [v([1, 1, 4, 4])], { kernel_shape: [3, 3], strides: [2, 2], ceil_mode: 1 }), [1, 1, 2, 2]);
-  assert.deepEqual(shapeOf('pool', [v([1, 1, 5])], { kernel_shape: [2], strides: [2], pads: [1, 1], ceil_mode: 1 }), [1, 1, 3]);
+  assert.deepEqual(
+    shapeOf('pool', [v([1, 1, 4, 4])], { kernel_shape: [3, 3], strides: [2, 2], ceil_mode: 1 }),
+    [1, 1, 2, 2],
+  );
+  assert.deepEqual(
+    shapeOf('pool', [v([1, 1, 5])], { kernel_shape: [2], strides: [2], pads: [1, 1], ceil_mode: 1 }),
+    [1, 1, 3],
+  );
   assert.deepEqual(shapeOf('pool', [v([1, 1, 5])], { kernel_shape: [2], strides: [2], pads: [1, 1] }), [1, 1, 3]);
-  assert.deepEqual(run('pool', [v([1, 3, 32, 32])], { kernel_shape: [2, 2], auto_pad: 'SAME_UPPER', strides: [3, 3] })[1],
-    { shape: [1, 3, 11, 11], dtype: 7 });
+  assert.deepEqual(
+    run('pool', [v([1, 3, 32, 32])], { kernel_shape: [2, 2], auto_pad: 'SAME_UPPER', strides: [3, 3] })[1],
+    { shape: [1, 3, 11, 11], dtype: 7 },
+  );
   assert.deepEqual(shapeOf('global_pool', [v([2, 3, 7, 9])]), [2, 3, 1, 1]);
   fails('pool', [v([1, 3, 4, 4])], {}, 'bad_attribute');
 });
@@ -112,18 +129,38 @@ test('Gather, GatherElements, GatherND', () => {
 });
 
 test('normalizations: LayerNormalization statistics keep leading axes; BatchNormalization statistics are per channel', () => {
-  assert.deepEqual(run('layer_norm', [v([2, 3, 4]), v([4])], { axis: -1 }, 3).map((o) => o.shape), [[2, 3, 4], [2, 3, 1], [2, 3, 1]]);
+  assert.deepEqual(
+    run('layer_norm', [v([2, 3, 4]), v([4])], { axis: -1 }, 3).map((o) => o.shape),
+    [
+      [2, 3, 4],
+      [2, 3, 1],
+      [2, 3, 1],
+    ],
+  );
   assert.deepEqual(run('layer_norm', [v([2, 3, 4]), v([3, 4])], { axis: 1 }, 3)[1].shape, [2, 1, 1]);
   const bn = run('batch_norm', [v([2, 3, 4, 5]), v([3]), v([3]), v([3]), v([3])], {}, 3);
-  assert.deepEqual(bn.slice(0, 3).map((o) => o.shape), [[2, 3, 4, 5], [3], [3]]);
+  assert.deepEqual(
+    bn.slice(0, 3).map((o) => o.shape),
+    [[2, 3, 4, 5], [3], [3]],
+  );
   assert.deepEqual(shapeOf('unary', [v([2, 7]), v([])]), [2, 7]);
 });
 
 test('Split: explicit sizes, equal parts, and opset 18 num_outputs with a smaller last part', () => {
   const shapes = (inputs, attrs, n) => run('split', inputs, attrs, n).map((o) => o.shape);
-  assert.deepEqual(shapes([v([6, 2])], {}, 3), [[2, 2], [2, 2], [2, 2]]);
-  assert.deepEqual(shapes([v([2, 6]), v([2], [2, 4], I64)], { axis: 1 }, 2), [[2, 2], [2, 4]]);
-  assert.deepEqual(shapes([v([2, 6])], { axis: 1, split: [1, 5] }, 2), [[2, 1], [2, 5]]);
+  assert.deepEqual(shapes([v([6, 2])], {}, 3), [
+    [2, 2],
+    [2, 2],
+    [2, 2],
+  ]);
+  assert.deepEqual(shapes([v([2, 6]), v([2], [2, 4], I64)], { axis: 1 }, 2), [
+    [2, 2],
+    [2, 4],
+  ]);
+  assert.deepEqual(shapes([v([2, 6])], { axis: 1, split: [1, 5] }, 2), [
+    [2, 1],
+    [2, 5],
+  ]);
   assert.deepEqual(shapes([v([7])], { num_outputs: 3 }, 3), [[3], [3], [1]]);
   assert.throws(() => run('split', [v([7])], {}, 3), /7 does not split into 3 equal parts/);
   fails('split', [v([6]), v([2], [1, 2], I64)]);
@@ -134,7 +171,10 @@ test('Slice clamps like ONNX: negative indices, huge ends, negative steps, attri
   const x = v([20, 10, 5]);
   assert.deepEqual(shapeOf('slice', [x, ints([0, 0]), ints([3, 10]), ints([0, 1]), ints([1, 1])]), [3, 10, 5]);
   assert.deepEqual(shapeOf('slice', [x, ints([1]), ints([9.223372036854776e18]), ints([1])]), [20, 9, 5]);
-  assert.deepEqual(shapeOf('slice', [x, ints([-1]), ints([-9.223372036854776e18]), ints([1]), ints([-1])]), [20, 10, 5]);
+  assert.deepEqual(
+    shapeOf('slice', [x, ints([-1]), ints([-9.223372036854776e18]), ints([1]), ints([-1])]),
+    [20, 10, 5],
+  );
   assert.deepEqual(shapeOf('slice', [x, ints([20]), ints([1000])]), [0, 10, 5]);
   assert.deepEqual(shapeOf('slice', [x, ints([0]), ints([-1]), ints([2]), ints([2])]), [20, 10, 2]);
   assert.deepEqual(shapeOf('slice', [x], { starts: [1], ends: [3], axes: [0] }), [2, 10, 5]);
@@ -148,7 +188,13 @@ test('Pad, Expand, Tile, TopK', () => {
   assert.deepEqual(shapeOf('pad', [v([1, 3, 4, 5]), ints([1, 2, 3, 4]), null, ints([1, 3])]), [1, 7, 4, 11]);
   assert.deepEqual(shapeOf('expand', [v([3, 1]), ints([2, 1, 6])]), [2, 3, 6]);
   assert.deepEqual(shapeOf('tile', [v([2, 3]), ints([2, 2])]), [4, 6]);
-  assert.deepEqual(run('topk', [v([3, 4]), ints([3])], { axis: 1 }, 2).map((o) => [o.shape, o.dtype ?? F32]), [[[3, 3], F32], [[3, 3], I64]]);
+  assert.deepEqual(
+    run('topk', [v([3, 4]), ints([3])], { axis: 1 }, 2).map((o) => [o.shape, o.dtype ?? F32]),
+    [
+      [[3, 3], F32],
+      [[3, 3], I64],
+    ],
+  );
 });
 
 test('Einsum: explicit and implicit outputs, repeated letters, ellipses', () => {
@@ -163,12 +209,22 @@ test('Einsum: explicit and implicit outputs, repeated letters, ellipses', () => 
 
 test('recurrent ops, Resize, OneHot, DepthToSpace', () => {
   const rnn = run('rnn', [v([7, 2, 5])], { hidden_size: 4, direction: 'bidirectional' }, 3).map((o) => o.shape);
-  assert.deepEqual(rnn, [[7, 2, 2, 4], [2, 2, 4], [2, 2, 4]]);
+  assert.deepEqual(rnn, [
+    [7, 2, 2, 4],
+    [2, 2, 4],
+    [2, 2, 4],
+  ]);
   assert.deepEqual(shapeOf('rnn', [v([2, 7, 5])], { hidden_size: 4, layout: 1 }), [2, 7, 1, 4]);
   const scales = v([4], [1, 1, 2, 1.5]);
   assert.deepEqual(shapeOf('resize', [v([1, 1, 4, 4]), null, scales]), [1, 1, 8, 6]);
   assert.deepEqual(shapeOf('resize', [v([1, 1, 4, 4]), null, null, v([4], [1, 1, 3, 2], I64)]), [1, 1, 3, 2]);
-  assert.deepEqual(shapeOf('resize', [v([1, 1, 4, 4]), null, null, v([2], [6, 6], I64)], { axes: [2, 3], keep_aspect_ratio_policy: 'not_larger' }), [1, 1, 6, 6]);
+  assert.deepEqual(
+    shapeOf('resize', [v([1, 1, 4, 4]), null, null, v([2], [6, 6], I64)], {
+      axes: [2, 3],
+      keep_aspect_ratio_policy: 'not_larger',
+    }),
+    [1, 1, 6, 6],
+  );
   assert.deepEqual(shapeOf('resize', [v([1, 1, 2, 4]), v([4], [1, 1, 2, 2])]), [1, 1, 4, 8], 'opset 10: X, scales');
   fails('resize', [v([1, 1, 2, 4]), null, v([4])], {}, 'not_constant');
   assert.deepEqual(shapeOf('one_hot', [v([2, 3], null, I64), v([], [10]), v([2])], { axis: 1 }), [2, 10, 3]);
@@ -181,43 +237,74 @@ test('sources know their values: Shape (with start/end), Size, ConstantOfShape, 
   assert.deepEqual(run('shape', [v([2, 3, 4])], { start: -2 })[0].value, [3, 4]);
   assert.deepEqual(run('shape', [v([2, 3, 4])], { start: 1, end: -1 })[0].value, [3]);
   assert.deepEqual(run('size', [v([2, 3, 4])])[0].value, [24]);
-  assert.deepEqual(run('constant_of_shape', [v([2], [2, 3], I64)])[0], { shape: [2, 3], dtype: F32, value: [0, 0, 0, 0, 0, 0] });
+  assert.deepEqual(run('constant_of_shape', [v([2], [2, 3], I64)])[0], {
+    shape: [2, 3],
+    dtype: F32,
+    value: [0, 0, 0, 0, 0, 0],
+  });
   const fill = tensor('v', I64, [1], [7]);
-  assert.deepEqual(run('constant_of_shape', [v([1], [2], I64)], { value: fill })[0], { shape: [2], dtype: I64, value: [7, 7] });
-  assert.deepEqual(run('range', [v([], [3], I64), v([], [10], I64), v([], [3], I64)])[0], { shape: [3], dtype: I64, value: [3, 6, 9] });
+  assert.deepEqual(run('constant_of_shape', [v([1], [2], I64)], { value: fill })[0], {
+    shape: [2],
+    dtype: I64,
+    value: [7, 7],
+  });
+  assert.deepEqual(run('range', [v([], [3], I64), v([], [10], I64), v([], [3], I64)])[0], {
+    shape: [3],
+    dtype: I64,
+    value: [3, 6, 9],
+  });
   assert.deepEqual(run('range', [v([], [10]), v([], [6]), v([], [-3])])[0].shape, [2]);
   fails('range', [v([]), v([], [6]), v([], [1])], {}, 'not_constant');
 });
 
 // PyTorch's `x.view(x.size(0), -1)` exports as Shape → Gather → Unsqueeze → Concat → Reshape.
 test('a shape computed inside the model (the PyTorch view pattern) folds into a constant that is part of the Reshape', () => {
-  const bytes = modelBytes(graph({
-    inputs: [info('x', F32, [8, 3, 4, 4])],
-    outputs: [info('y', F32)],
-    initializers: [tensor('zero', I64, [], [0]), tensor('minus_one', I64, [1], [-1])],
-    nodes: [
-      node('Shape', ['x'], ['s']), node('Gather', ['s', 'zero'], ['n']), node('Unsqueeze', ['n'], ['n1'], { axes: [0] }),
-      node('Concat', ['n1', 'minus_one'], ['target'], { axis: 0 }), node('Reshape', ['x', 'target'], ['y']),
-    ],
-  }), { opset: 11 });
+  const bytes = modelBytes(
+    graph({
+      inputs: [info('x', F32, [8, 3, 4, 4])],
+      outputs: [info('y', F32)],
+      initializers: [tensor('zero', I64, [], [0]), tensor('minus_one', I64, [1], [-1])],
+      nodes: [
+        node('Shape', ['x'], ['s']),
+        node('Gather', ['s', 'zero'], ['n']),
+        node('Unsqueeze', ['n'], ['n1'], { axes: [0] }),
+        node('Concat', ['n1', 'minus_one'], ['target'], { axis: 0 }),
+        node('Reshape', ['x', 'target'], ['y']),
+      ],
+    }),
+    { opset: 11 },
+  );
   const { graph: g, warnings } = importOnnx(bytes);
   assert.deepEqual(warnings, []);
   const y = g.ops.find((op) => op.name === 'y');
   assert.deepEqual([y.kind, y.shape, y.inputs], ['reshape', [8, 48], ['x']]);
-  assert.deepEqual(g.ops.map((op) => [op.name, op.kind, op.shape, op.inputs]), [
-    ['x', 'input', [8, 3, 4, 4], undefined], ['y', 'reshape', [8, 48], ['x']],
-  ]);
+  assert.deepEqual(
+    g.ops.map((op) => [op.name, op.kind, op.shape, op.inputs]),
+    [
+      ['x', 'input', [8, 3, 4, 4], undefined],
+      ['y', 'reshape', [8, 48], ['x']],
+    ],
+  );
 });
 
 test('integer arithmetic on shapes folds too (Div, Equal, Where: [-1, 10 / 2])', () => {
-  const bytes = modelBytes(graph({
-    inputs: [info('x', F32, [6, 10])],
-    outputs: [info('y', F32)],
-    initializers: [tensor('two', I64, [], [2]), tensor('minus', I64, [2], [-1, 5]), tensor('neg', I64, [2], [-1, -1])],
-    nodes: [
-      node('Shape', ['x'], ['s']), node('Div', ['s', 'two'], ['half']), node('Equal', ['minus', 'neg'], ['is_neg']),
-      node('Where', ['is_neg', 'minus', 'half'], ['target']), node('Reshape', ['x', 'target'], ['y']),
-    ],
-  }));
+  const bytes = modelBytes(
+    graph({
+      inputs: [info('x', F32, [6, 10])],
+      outputs: [info('y', F32)],
+      initializers: [
+        tensor('two', I64, [], [2]),
+        tensor('minus', I64, [2], [-1, 5]),
+        tensor('neg', I64, [2], [-1, -1]),
+      ],
+      nodes: [
+        node('Shape', ['x'], ['s']),
+        node('Div', ['s', 'two'], ['half']),
+        node('Equal', ['minus', 'neg'], ['is_neg']),
+        node('Where', ['is_neg', 'minus', 'half'], ['target']),
+        node('Reshape', ['x', 'target'], ['y']),
+      ],
+    }),
+  );
   assert.deepEqual(importOnnx(bytes).graph.ops.at(-1).shape, [12, 5]);
 });

@@ -52,23 +52,44 @@ function importInferred(model) {
     const r = convertModel(model);
     return { ok: true, shapes: Object.fromEntries([...r.outputs].map(([name, op]) => [name, r.ops[op].shape])) };
   } catch (e) {
-    return { ok: false, code: e?.code ?? e?.name, opType: e?.opType || e?.node, internal: e?.name !== 'OnnxImportError' || e?.code === 'internal', message: e?.message };
+    return {
+      ok: false,
+      code: e?.code ?? e?.name,
+      opType: e?.opType || e?.node,
+      internal: e?.name !== 'OnnxImportError' || e?.code === 'internal',
+      message: e?.message,
+    };
   }
 }
 
 parentPort.on('message', ({ id, dir }) => {
-  if (dir === null) return void parentPort.postMessage({ id, ready: true });  // loaded: the budget starts now
+  if (dir === null) return void parentPort.postMessage({ id, ready: true }); // loaded: the budget starts now
   const started = performance.now();
-  let model = null;
   try {
-    model = decodeModel(readFileSync(`${dir}/model.onnx`));
+    const model = decodeModel(readFileSync(`${dir}/model.onnx`));
     const r = convertModel(model);
     parentPort.postMessage({
-      id, ok: true, ms: performance.now() - started, ops: r.ops, warnings: r.warnings, stats: r.stats,
-      outputs: [...r.outputs], provenance: r.provenance, expected: expectations(model, dir), inferred: importInferred(model),
+      id,
+      ok: true,
+      ms: performance.now() - started,
+      ops: r.ops,
+      warnings: r.warnings,
+      stats: r.stats,
+      outputs: [...r.outputs],
+      provenance: r.provenance,
+      expected: expectations(model, dir),
+      inferred: importInferred(model),
     });
   } catch (e) {
-    const error = { name: e?.name, message: e?.message, node: e?.node, opType: e?.opType, path: e?.path, code: e?.code, stack: e?.stack };
+    const error = {
+      name: e?.name,
+      message: e?.message,
+      node: e?.node,
+      opType: e?.opType,
+      path: e?.path,
+      code: e?.code,
+      stack: e?.stack,
+    };
     parentPort.postMessage({ id, ok: false, ms: performance.now() - started, error });
   }
 });

@@ -26,8 +26,8 @@ import { canonicalKind, categoryOf } from '../../web/src/graph/op-kinds.js';
 import { loadFusion } from '../../wasm/fusion.mjs';
 
 const ROOT = '/usr/share/libonnx-testdata/data';
-const MODEL_BUDGET_MS = 30_000;  // a hang guard: the slowest model takes a few ms
-const LOAD_BUDGET_MS = 60_000;  // a new worker loading its modules on a busy machine
+const MODEL_BUDGET_MS = 30_000; // a hang guard: the slowest model takes a few ms
+const LOAD_BUDGET_MS = 60_000; // a new worker loading its modules on a busy machine
 // Floors, a little under what was measured (1,015 of 1,072 import; 876 of those get every shape by inference
 // alone): a construct or a shape rule that stops working fails the test.
 const MIN_IMPORTED = 1_010;
@@ -83,13 +83,15 @@ class Sweeper {
   }
 }
 
-
 // What kinds a node's ops may have, by how its row lowers it.
 function allowedKinds(row) {
   switch (row.lower) {
-    case 'gemm': return ['matmul', 'add'];
-    case 'elide': return ['constant'];
-    default: return [row.kind];
+    case 'gemm':
+      return ['matmul', 'add'];
+    case 'elide':
+      return ['constant'];
+    default:
+      return [row.kind];
   }
 }
 
@@ -100,7 +102,8 @@ function kindProblems(r) {
     const row = lookupOp(rec.domain, rec.opType);
     const where = `${rec.path} ${rec.opType}`;
     if (!row) {
-      if (!ops.every((op) => op.kind === 'opaque' && op.label === rec.opType)) problems.push(`${where}: an unknown op must be opaque and labelled with its type`);
+      if (!ops.every((op) => op.kind === 'opaque' && op.label === rec.opType))
+        problems.push(`${where}: an unknown op must be opaque and labelled with its type`);
       continue;
     }
     const allowed = rec.folded ? ['constant'] : allowedKinds(row);
@@ -108,11 +111,16 @@ function kindProblems(r) {
     if (bad.length) problems.push(`${where}: kinds ${bad.map((op) => op.kind)} where op-table.js says ${allowed}`);
     const wanted = (op) => (hasLabel(row) && op.kind !== 'constant' ? rec.opType : undefined);
     if (!ops.every((op) => op.label === wanted(op))) {
-      problems.push(`${where}: labels ${ops.map((op) => op.label)}; only opaque, nearest-kind and control-flow ops carry their type`);
+      problems.push(
+        `${where}: labels ${ops.map((op) => op.label)}; only opaque, nearest-kind and control-flow ops carry their type`,
+      );
     }
-    const coreKnows = categoryOf(rec.opType) !== 'unknown' && !row.approx && !rec.folded && ['node', 'gemm'].includes(row.lower);
+    const coreKnows =
+      categoryOf(rec.opType) !== 'unknown' && !row.approx && !rec.folded && ['node', 'gemm'].includes(row.lower);
     if (coreKnows && ops.length && !ops.some((op) => op.kind === canonicalKind(rec.opType))) {
-      problems.push(`${where}: the core calls this kind ${canonicalKind(rec.opType)}, the import made ${ops.map((op) => op.kind)}`);
+      problems.push(
+        `${where}: the core calls this kind ${canonicalKind(rec.opType)}, the import made ${ops.map((op) => op.kind)}`,
+      );
     }
   }
   return problems;
@@ -127,8 +135,11 @@ function shapeProblems(r) {
       problems.push(`output '${name}' has no op`);
       continue;
     }
-    if (data && JSON.stringify(op.shape) !== JSON.stringify(data)) problems.push(`output '${name}': [${op.shape}], test data [${data}]`);
-    const clash = declared && (declared.length !== op.shape.length || declared.some((d, i) => typeof d === 'number' && d !== op.shape[i]));
+    if (data && JSON.stringify(op.shape) !== JSON.stringify(data))
+      problems.push(`output '${name}': [${op.shape}], test data [${data}]`);
+    const clash =
+      declared &&
+      (declared.length !== op.shape.length || declared.some((d, i) => typeof d === 'number' && d !== op.shape[i]));
     if (clash) problems.push(`output '${name}': [${op.shape}], declared [${declared}]`);
   }
   for (const w of r.warnings) if (/inferred as .* but the model declares/.test(w)) problems.push(`warning: ${w}`);
@@ -141,7 +152,9 @@ function inferenceProblems(r) {
   if (!inferred.ok) return inferred.internal ? [`without declared shapes: ${inferred.message}`] : [];
   return r.expected.flatMap(({ name, data }) => {
     const shape = inferred.shapes[name];
-    return data && JSON.stringify(shape) !== JSON.stringify(data) ? [`inferred output '${name}' [${shape}], test data [${data}]`] : [];
+    return data && JSON.stringify(shape) !== JSON.stringify(data)
+      ? [`inferred output '${name}' [${shape}], test data [${data}]`]
+      : [];
   });
 }
 
@@ -150,8 +163,10 @@ function errorProblems(e) {
   if (e.name !== 'OnnxImportError') problems.push(`crashed with ${e.name}: ${e.message}\n${e.stack}`);
   else {
     if (e.code === 'internal') problems.push(`internal error: ${e.message}\n${e.stack}`);
-    if (!e.node || !e.path || !e.message.includes(e.path)) problems.push(`the error does not name its place: ${e.message}`);
-    if (e.opType && !e.message.includes(`(${e.opType})`)) problems.push(`the error does not name the op type: ${e.message}`);
+    if (!e.node || !e.path || !e.message.includes(e.path))
+      problems.push(`the error does not name its place: ${e.message}`);
+    if (e.opType && !e.message.includes(`(${e.opType})`))
+      problems.push(`the error does not name the op type: ${e.message}`);
   }
   return problems;
 }
@@ -165,63 +180,85 @@ function tally(counts, key, sub) {
 
 function printTally(counts) {
   for (const [code, { n, by }] of [...counts].sort((a, b) => b[1].n - a[1].n)) {
-    const top = [...by].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, c]) => `${k} ${c}`).join(', ');
+    const top = [...by]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
+      .map(([k, c]) => `${k} ${c}`)
+      .join(', ');
     console.log(`  ${code}: ${n} (${top}${by.size > 8 ? ', …' : ''})`);
   }
 }
 
 function report(dirs, imported, failures, inference, times) {
   const pct = (n, of) => `${((100 * n) / of).toFixed(1)}%`;
-  console.log(`ONNX import rate: ${imported} of ${dirs.length} models (${pct(imported, dirs.length)}); failures by reason:`);
+  console.log(
+    `ONNX import rate: ${imported} of ${dirs.length} models (${pct(imported, dirs.length)}); failures by reason:`,
+  );
   printTally(failures);
-  console.log(`shapes by inference alone (declared shapes removed): ${inference.ok} of ${imported} imported models ` +
-    `(${pct(inference.ok, imported)}); the others need a declared shape:`);
+  console.log(
+    `shapes by inference alone (declared shapes removed): ${inference.ok} of ${imported} imported models ` +
+      `(${pct(inference.ok, imported)}); the others need a declared shape:`,
+  );
   printTally(inference.failures);
   const total = times.reduce((a, t) => a + t.ms, 0);
   const slowest = times.reduce((a, t) => (t.ms > a.ms ? t : a), { ms: 0 });
-  console.log(`import time: ${total.toFixed(0)} ms in all, slowest ${slowest.ms.toFixed(1)} ms (${slowest.dir?.slice(ROOT.length + 1)})`);
+  console.log(
+    `import time: ${total.toFixed(0)} ms in all, slowest ${slowest.ms.toFixed(1)} ms (${slowest.dir?.slice(ROOT.length + 1)})`,
+  );
 }
 
-test('every model of libonnx-testdata imports (right kinds and shapes) or fails naming the node', { timeout: 180_000 }, async () => {
-  assert.ok(existsSync(ROOT), `${ROOT} is missing: install the Debian package libonnx-testdata (tools/setup.sh does)`);
-  const dirs = modelDirs();
-  assert.ok(dirs.length >= 1000, `found ${dirs.length} models under ${ROOT}`);
-  const fusion = await loadFusion();
-  const sweeper = new Sweeper();
-  const problems = [];
-  const failures = new Map();
-  const times = [];
-  const inference = { ok: 0, failures: new Map() };
-  let imported = 0;
-  try {
-    for (const dir of dirs) {
-      const r = await sweeper.run(dir);
-      const name = dir.slice(ROOT.length + 1);
-      if (r.hang) {
-        problems.push(`${name}: no answer within ${MODEL_BUDGET_MS} ms`);
-        continue;
+test(
+  'every model of libonnx-testdata imports (right kinds and shapes) or fails naming the node',
+  { timeout: 180_000 },
+  async () => {
+    assert.ok(
+      existsSync(ROOT),
+      `${ROOT} is missing: install the Debian package libonnx-testdata (tools/setup.sh does)`,
+    );
+    const dirs = modelDirs();
+    assert.ok(dirs.length >= 1000, `found ${dirs.length} models under ${ROOT}`);
+    const fusion = await loadFusion();
+    const sweeper = new Sweeper();
+    const problems = [];
+    const failures = new Map();
+    const times = [];
+    const inference = { ok: 0, failures: new Map() };
+    let imported = 0;
+    try {
+      for (const dir of dirs) {
+        const r = await sweeper.run(dir);
+        const name = dir.slice(ROOT.length + 1);
+        if (r.hang) {
+          problems.push(`${name}: no answer within ${MODEL_BUDGET_MS} ms`);
+          continue;
+        }
+        times.push({ ms: r.ms, dir });
+        if (!r.ok) {
+          tally(failures, r.error.code ?? r.error.name, r.error.opType || r.error.node?.replace(/ '.*'$/, ''));
+          problems.push(...errorProblems(r.error).map((p) => `${name}: ${p}`));
+          continue;
+        }
+        imported += 1;
+        const graph = { ops: r.ops };
+        const plan = fusion.plan(graph);
+        if (!plan.ok) problems.push(`${name}: the core rejects the graph: ${plan.error.message}`);
+        else if (!fusion.verify(graph, {}, plan).valid) problems.push(`${name}: the plan does not verify`);
+        problems.push(
+          ...[...shapeProblems(r), ...kindProblems(r), ...inferenceProblems(r)].map((p) => `${name}: ${p}`),
+        );
+        if (r.inferred.ok) inference.ok += 1;
+        else tally(inference.failures, r.inferred.code, r.inferred.opType);
       }
-      times.push({ ms: r.ms, dir });
-      if (!r.ok) {
-        tally(failures, r.error.code ?? r.error.name, r.error.opType || r.error.node?.replace(/ '.*'$/, ''));
-        problems.push(...errorProblems(r.error).map((p) => `${name}: ${p}`));
-        continue;
-      }
-      imported += 1;
-      const graph = { ops: r.ops };
-      const plan = fusion.plan(graph);
-      if (!plan.ok) problems.push(`${name}: the core rejects the graph: ${plan.error.message}`);
-      else if (!fusion.verify(graph, {}, plan).valid) problems.push(`${name}: the plan does not verify`);
-      problems.push(...[...shapeProblems(r), ...kindProblems(r), ...inferenceProblems(r)].map((p) => `${name}: ${p}`));
-      if (r.inferred.ok) inference.ok += 1;
-      else tally(inference.failures, r.inferred.code, r.inferred.opType);
+    } finally {
+      await sweeper.close();
     }
-  } finally {
-    await sweeper.close();
-  }
-  report(dirs, imported, failures, inference, times);
-  assert.deepEqual(problems, []);
-  assert.ok(imported >= MIN_IMPORTED, `only ${imported} models import; the floor is ${MIN_IMPORTED}`);
-  assert.ok(inference.ok >= MIN_INFERRED, `only ${inference.ok} models get their shapes by inference; the floor is ${MIN_INFERRED}`);
-  assert.ok(Object.keys(OP_TABLE).length > 100);
-});
+    report(dirs, imported, failures, inference, times);
+    assert.deepEqual(problems, []);
+    assert.ok(imported >= MIN_IMPORTED, `only ${imported} models import; the floor is ${MIN_IMPORTED}`);
+    assert.ok(
+      inference.ok >= MIN_INFERRED,
+      `only ${inference.ok} models get their shapes by inference; the floor is ${MIN_INFERRED}`,
+    );
+    assert.ok(Object.keys(OP_TABLE).length > 100);
+  },
+);

@@ -32,7 +32,10 @@ test('a graph built op by op plans like its JSON, with add and relu fused', asyn
   const plan = new FusionPlanner().plan(biasRelu());
   const json = readFileSync(new URL('../../examples/bias-relu.json', import.meta.url), 'utf8');
   assert.deepEqual(plan, fusion.plan(json));
-  assert.deepEqual(plan.op_group.map((group) => plan.groups[group].ops), [[0], [1], [2, 3], [2, 3]]);
+  assert.deepEqual(
+    plan.op_group.map((group) => plan.groups[group].ops),
+    [[0], [1], [2, 3], [2, 3]],
+  );
   assert.equal(plan.bytes_unfused, 15734784);
   assert.equal(plan.bytes_fused, 9443328);
 });
@@ -74,20 +77,27 @@ test('planners are immutable values: with* returns a new planner', () => {
 test('addOp refuses an input that is no earlier op, naming the op and the path, and adds nothing', () => {
   const graph = biasRelu();
   for (const input of ['nope', 4, 99, -1, 1.5, null]) {
-    assert.throws(() => graph.addOp({ kind: 'neg', inputs: ['z', input], ...f32([4]) }),
-      (error) => error instanceof FusionError && error.code === 'unknown_input' && error.op === 4 &&
-        error.path === '/ops/4/inputs/1');
+    assert.throws(
+      () => graph.addOp({ kind: 'neg', inputs: ['z', input], ...f32([4]) }),
+      (error) =>
+        error instanceof FusionError &&
+        error.code === 'unknown_input' &&
+        error.op === 4 &&
+        error.path === '/ops/4/inputs/1',
+    );
   }
   assert.equal(graph.size, 4);
 });
 
 test('addOp refuses a reused name and a spec that is not an object', () => {
   const graph = biasRelu();
-  assert.throws(() => graph.addOp({ name: 'x', kind: 'input', ...f32([4]) }),
-    { code: 'duplicate_name', op: 4, path: '/ops/4/name' });
+  assert.throws(() => graph.addOp({ name: 'x', kind: 'input', ...f32([4]) }), {
+    code: 'duplicate_name',
+    op: 4,
+    path: '/ops/4/name',
+  });
   assert.throws(() => graph.addOp('relu'), { code: 'invalid_type', op: 4 });
-  assert.throws(() => graph.addOp({ kind: 'relu', inputs: 'x' }),
-    { code: 'invalid_type', path: '/ops/4/inputs' });
+  assert.throws(() => graph.addOp({ kind: 'relu', inputs: 'x' }), { code: 'invalid_type', path: '/ops/4/inputs' });
   assert.equal(graph.size, 4);
 });
 
@@ -99,13 +109,20 @@ test('the graph keeps its own copy of each op', () => {
   assert.deepEqual(graph.toJSON().ops[0].shape, [4]);
 });
 
-test('an invalid graph makes plan() throw FusionError with the C++ error\'s code, op and path', async () => {
+test("an invalid graph makes plan() throw FusionError with the C++ error's code, op and path", async () => {
   await loadFusion();
   const graph = biasRelu();
   graph.addOp({ kind: 'frobnicate', inputs: ['z'], ...f32([4]) });
-  assert.throws(() => new FusionPlanner().plan(graph),
-    (error) => error instanceof FusionError && error.code === 'unknown_kind' && error.op === 4 &&
-      error.path.startsWith('/ops/4') && error.errors[0].code === 'unknown_kind');
-  assert.throws(() => new FusionPlanner().withStrategy('no-such-strategy').plan(biasRelu()),
-    { code: 'unknown_strategy' });
+  assert.throws(
+    () => new FusionPlanner().plan(graph),
+    (error) =>
+      error instanceof FusionError &&
+      error.code === 'unknown_kind' &&
+      error.op === 4 &&
+      error.path.startsWith('/ops/4') &&
+      error.errors[0].code === 'unknown_kind',
+  );
+  assert.throws(() => new FusionPlanner().withStrategy('no-such-strategy').plan(biasRelu()), {
+    code: 'unknown_strategy',
+  });
 });

@@ -11,21 +11,32 @@ import generated from '../../wasm/generated/catalog.mjs';
 import { catalogModule, schemaWithKinds } from '../../tools/write-catalog.mjs';
 
 const schemaText = readFileSync(new URL('../../schema/graph.schema.json', import.meta.url), 'utf8');
-const oneOp = (kind) => ({ ops: [{ kind: 'input', shape: [4], dtype: 'f32' }, { kind, inputs: [0], shape: [4], dtype: 'f32' }] });
+const oneOp = (kind) => ({
+  ops: [
+    { kind: 'input', shape: [4], dtype: 'f32' },
+    { kind, inputs: [0], shape: [4], dtype: 'f32' },
+  ],
+});
 
-test('the generated catalog module is the live module\'s catalog, without ok', async () => {
+test("the generated catalog module is the live module's catalog, without ok", async () => {
   const { ok, ...tables } = (await loadFusion()).catalog();
   assert.equal(ok, true);
   assert.deepEqual(generated, tables);
   assert.ok(generated.kinds.length > 40 && generated.defaults.strategy);
 });
 
-test('the schema\'s kind enum is generated from the catalog and in step with it', async () => {
+test("the schema's kind enum is generated from the catalog and in step with it", async () => {
   const catalog = (await loadFusion()).catalog();
   const schema = JSON.parse(schemaText);
-  assert.deepEqual(schema.definitions.kind.enum, catalog.kinds.map((k) => k.name));
-  assert.equal(`${JSON.stringify(schemaWithKinds(schema, catalog), null, 2)}\n`, schemaText,
-    'run node tools/write-catalog.mjs --write-schema');
+  assert.deepEqual(
+    schema.definitions.kind.enum,
+    catalog.kinds.map((k) => k.name),
+  );
+  assert.equal(
+    `${JSON.stringify(schemaWithKinds(schema, catalog), null, 2)}\n`,
+    schemaText,
+    'run node tools/write-catalog.mjs --write-schema',
+  );
   const drifted = { ...catalog, kinds: catalog.kinds.slice(1) };
   assert.notDeepEqual(schemaWithKinds(schema, drifted).definitions.kind.enum, schema.definitions.kind.enum);
 });
@@ -40,7 +51,7 @@ test('the module text is one default export of the tables', () => {
 test('every kind and alias the catalog lists is accepted by the planner; other names are not', async () => {
   const fusion = await loadFusion();
   for (const { name, category, aliases } of generated.kinds) {
-    if (category === 'source') continue;  // sources take no inputs
+    if (category === 'source') continue; // sources take no inputs
     for (const spelling of [name, ...aliases]) {
       const result = fusion.validate(oneOp(spelling));
       assert.equal(result.ok, true, `${spelling}: ${JSON.stringify(result.error)}`);
@@ -49,7 +60,7 @@ test('every kind and alias the catalog lists is accepted by the planner; other n
   assert.equal(fusion.validate(oneOp('frobnicate')).error.code, 'unknown_kind');
 });
 
-test('the plan\'s defaults are the catalog\'s: a plan with no options carries them', async () => {
+test("the plan's defaults are the catalog's: a plan with no options carries them", async () => {
   const plan = (await loadFusion()).plan(oneOp('relu'));
   const { broadcast, resident_sources, strategy, hardware } = plan.options;
   assert.deepEqual({ broadcast, resident_sources, strategy, hardware }, generated.defaults);
@@ -62,8 +73,16 @@ test('user errors and internal failures are told apart', async () => {
   const user = (await loadFusion()).plan('{');
   assert.equal(user.error.internal, undefined);
   assert.equal(FusionError.fromResult(user).internal, false);
-  const internal = FusionError.fromResult({ ok: false, error: { code: 'internal_error', message: 'm', internal: true,
-    invariant: 'the group graph is acyclic', where: 'core/src/planner.cpp:1' } });
+  const internal = FusionError.fromResult({
+    ok: false,
+    error: {
+      code: 'internal_error',
+      message: 'm',
+      internal: true,
+      invariant: 'the group graph is acyclic',
+      where: 'core/src/planner.cpp:1',
+    },
+  });
   assert.equal(internal.internal, true);
   assert.equal(internal.invariant, 'the group graph is acyclic');
 });

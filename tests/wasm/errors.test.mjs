@@ -27,9 +27,14 @@ const FIXTURES = [
   ['unknown_input', graph(x, { kind: 'relu', inputs: ['y'], shape: [4], dtype: 'f32' })],
   ['unknown_input', graph(x, { kind: 'relu', inputs: [7], shape: [4], dtype: 'f32' })],
   ['source_with_inputs', graph(x, { kind: 'input', inputs: ['x'], shape: [4], dtype: 'f32' })],
-  ['cycle', graph(x,
-    { name: 'a', kind: 'add', inputs: ['x', 'b'], shape: [4], dtype: 'f32' },
-    { name: 'b', kind: 'relu', inputs: ['a'], shape: [4], dtype: 'f32' })],
+  [
+    'cycle',
+    graph(
+      x,
+      { name: 'a', kind: 'add', inputs: ['x', 'b'], shape: [4], dtype: 'f32' },
+      { name: 'b', kind: 'relu', inputs: ['a'], shape: [4], dtype: 'f32' },
+    ),
+  ],
   ['byte_overflow', graph({ name: 'x', kind: 'input', shape: [1073741824, 1073741824], dtype_bytes: 8 })],
   ['unknown_strategy', graph(x), { strategy: 'no-such-strategy' }],
 ];

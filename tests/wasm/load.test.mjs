@@ -27,19 +27,23 @@ function planOne(seed) {
   }
 }
 
-test('10,000 random graphs in one instance: every plan verifies and the heap stops growing after 1,000',
-  { timeout: 300_000 }, () => {
+test(
+  '10,000 random graphs in one instance: every plan verifies and the heap stops growing after 1,000',
+  { timeout: 300_000 },
+  () => {
     const start = fusion.heapBytes();
     assert.ok(start >= 16 << 20, `the heap size is readable (${start})`);
     for (let seed = 1; seed <= 1_000; ++seed) planOne(seed);
     const warm = fusion.heapBytes();
     for (let seed = 1_001; seed <= 10_000; ++seed) planOne(seed);
     assert.equal(fusion.heapBytes(), warm, `the heap grew from ${warm} to ${fusion.heapBytes()} bytes`);
-  });
+  },
+);
 
 test('the heap stops growing for a repeated 20,000-op graph too', { timeout: 300_000 }, () => {
   const ops = [{ kind: 'input', shape: [64], dtype: 'f32' }];
-  for (let i = 1; i < 20_000; ++i) ops.push({ kind: i % 5 ? 'exp' : 'reduce_sum', inputs: [i - 1], shape: [64], dtype: 'f32' });
+  for (let i = 1; i < 20_000; ++i)
+    ops.push({ kind: i % 5 ? 'exp' : 'reduce_sum', inputs: [i - 1], shape: [64], dtype: 'f32' });
   const text = JSON.stringify({ ops });
   for (let i = 0; i < 3; ++i) assert.equal(fusion.plan(text).ok, true);
   const warm = fusion.heapBytes();

@@ -31,8 +31,7 @@ test('plan, validate and verify return error values for any junk and never throw
   const junk = [42, true, '[]', 'null', [], 10n, circular, () => 1, '{', 'bad'];
   const junkGraphs = [...junk, undefined, null, '', {}, { ops: 'x' }, '\u0000'];
   const results = [
-    ...junkGraphs.flatMap((graph) =>
-      [fusion.plan(graph), fusion.validate(graph), fusion.verify(graph, {}, '{}')]),
+    ...junkGraphs.flatMap((graph) => [fusion.plan(graph), fusion.validate(graph), fusion.verify(graph, {}, '{}')]),
     ...junk.map((options) => fusion.plan(BIAS_RELU, options)),
     ...junk.map((plan) => fusion.verify(BIAS_RELU, {}, plan)),
   ];
@@ -54,26 +53,27 @@ test('validate counts ops and edges of a good graph', async () => {
   assert.deepEqual(fusion.validate(BIAS_RELU), { ok: true, ops: 4, edges: 3 });
 });
 
-test('the verifier accepts the plan, finds a tampered one invalid, and rejects unreadable plan text',
+test('the verifier accepts the plan, finds a tampered one invalid, and rejects unreadable plan text', async () => {
+  const fusion = await loadFusion();
+  const plan = fusion.plan(BIAS_RELU);
+  assert.deepEqual(fusion.verify(BIAS_RELU, {}, plan), { ok: true, valid: true, violations: [] });
+
+  const tampered = structuredClone(plan);
+  tampered.bytes_fused -= 1;
+  const check = fusion.verify(BIAS_RELU, {}, tampered);
+  assert.equal(check.ok, true);
+  assert.equal(check.valid, false);
+  assert.ok(check.violations.length > 0);
+
+  const unreadable = fusion.verify(BIAS_RELU, {}, '{"ok": tru');
+  assert.equal(unreadable.ok, false);
+  assert.ok(['json_syntax', 'invalid_plan'].includes(unreadable.error.code), unreadable.error.code);
+});
+
+test(
+  'a graph that exhausts the 1 GiB heap gives an error value, and the planner works again after',
+  { timeout: 120_000 },
   async () => {
-    const fusion = await loadFusion();
-    const plan = fusion.plan(BIAS_RELU);
-    assert.deepEqual(fusion.verify(BIAS_RELU, {}, plan), { ok: true, valid: true, violations: [] });
-
-    const tampered = structuredClone(plan);
-    tampered.bytes_fused -= 1;
-    const check = fusion.verify(BIAS_RELU, {}, tampered);
-    assert.equal(check.ok, true);
-    assert.equal(check.valid, false);
-    assert.ok(check.violations.length > 0);
-
-    const unreadable = fusion.verify(BIAS_RELU, {}, '{"ok": tru');
-    assert.equal(unreadable.ok, false);
-    assert.ok(['json_syntax', 'invalid_plan'].includes(unreadable.error.code), unreadable.error.code);
-  });
-
-test('a graph that exhausts the 1 GiB heap gives an error value, and the planner works again after',
-  { timeout: 120_000 }, async () => {
     const fusion = await loadFusion();
     // 2,000,000 chained ops, every third a barrier, in 110 MB of text (inside the 256 MiB text cap): the
     // planner needs more than 1 GiB for them (the same chain of 1,000,000 ops takes about 800 MiB). A single
@@ -86,7 +86,7 @@ test('a graph that exhausts the 1 GiB heap gives an error value, and the planner
     const result = fusion.plan(huge);
     assert.equal(result.ok, false);
     assert.ok(['out_of_memory', 'internal_error'].includes(result.error.code), result.error.code);
-    assert.equal(result.error.internal, true, 'running out of memory is not the caller\'s mistake');
+    assert.equal(result.error.internal, true, "running out of memory is not the caller's mistake");
     // After a trap the module restarts asynchronously: until the fresh instance is there, a call answers that
     // it is restarting (an error value, nothing else); then it plans again. No deadline here but the test's
     // own hang guard: how long a restart takes depends on the machine.
@@ -98,4 +98,5 @@ test('a graph that exhausts the 1 GiB heap gives an error value, and the planner
       again = fusion.plan(BIAS_RELU);
     }
     assert.equal(again.ok, true, JSON.stringify(again.error));
-  });
+  },
+);

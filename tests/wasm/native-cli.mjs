@@ -18,7 +18,8 @@ function cliFlags(options = {}) {
   if (options.resident_sources === true) flags.push('--resident-sources');
   if (options.strategy !== undefined) flags.push('--strategy', options.strategy);
   if (options.hardware !== undefined) flags.push('--hardware', options.hardware);
-  for (const [rule, value] of Object.entries(options.rules ?? {})) flags.push('--rule', `${rule}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  for (const [rule, value] of Object.entries(options.rules ?? {}))
+    flags.push('--rule', `${rule}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
   return flags;
 }
 

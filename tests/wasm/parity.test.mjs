@@ -37,7 +37,9 @@ function assertSamePlan(graphText, options, label) {
 }
 
 test('every example graph plans the same in WASM and natively, under every option set', () => {
-  const files = readdirSync(EXAMPLES).filter((name) => name.endsWith('.json')).sort();
+  const files = readdirSync(EXAMPLES)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
   assert.ok(files.length > 0, 'no examples/*.json found');
   for (const file of files) {
     const text = readFileSync(new URL(file, EXAMPLES), 'utf8');

@@ -7,10 +7,15 @@
 // must order it. Only kinds of docs/design.md §4 are used. Not here: invalid graphs (errors.test.mjs).
 
 const SOURCES = ['input', 'constant'];
-const UNARY = ['neg', 'abs', 'exp', 'log', 'sqrt', 'rsqrt', 'relu', 'gelu', 'sigmoid', 'tanh', 'silu',
-  'cast'];
+const UNARY = ['neg', 'abs', 'exp', 'log', 'sqrt', 'rsqrt', 'relu', 'gelu', 'sigmoid', 'tanh', 'silu', 'cast'];
 const BINARY = ['add', 'sub', 'mul', 'div', 'max', 'min', 'pow'];
-const BARRIERS = [['matmul', 2], ['reduce_sum', 1], ['reduce_max', 1], ['reduce_mean', 1], ['transpose', 1]];
+const BARRIERS = [
+  ['matmul', 2],
+  ['reduce_sum', 1],
+  ['reduce_max', 1],
+  ['reduce_mean', 1],
+  ['transpose', 1],
+];
 const DTYPES = ['f32', 'f16', 'bf16', 'f64', 'i8', 'i32', 'i64', 'bool'];
 const DIMS = [1, 2, 3, 4, 8, 16, 64, 128, 768, 1024];
 
@@ -36,10 +41,10 @@ export function randomGraph(seed) {
   const shapeLike = () => {
     const r = random();
     if (r < 0.55) return [...base];
-    if (r < 0.7) return base.slice(int(base.length));  // a suffix, possibly [] (a scalar)
+    if (r < 0.7) return base.slice(int(base.length)); // a suffix, possibly [] (a scalar)
     if (r < 0.8) return base.map((d) => (chance(0.5) ? 1 : d));
-    if (r < 0.85) return [...base.slice(0, -1), 0];  // zero elements
-    return Array.from({ length: 1 + int(3) }, () => pick(DIMS));  // likely incompatible
+    if (r < 0.85) return [...base.slice(0, -1), 0]; // zero elements
+    return Array.from({ length: 1 + int(3) }, () => pick(DIMS)); // likely incompatible
   };
   const dtypeOf = () => (chance(0.5) ? { dtype: pick(DTYPES) } : { dtype_bytes: pick([1, 2, 4, 8]) });
 
@@ -79,12 +84,24 @@ export function randomGraph(seed) {
       [order[i], order[j]] = [order[j], order[i]];
     }
     const position = new Map(order.map((id, at) => [id, at]));
-    return order.map((id) => ({ ...list[id], ...(list[id].inputs && {
-      inputs: list[id].inputs.map((input) => position.get(input)) }) }));
+    return order.map((id) => ({
+      ...list[id],
+      ...(list[id].inputs && {
+        inputs: list[id].inputs.map((input) => position.get(input)),
+      }),
+    }));
   }
   // Named producers referenced by name about half the time.
   function referencedByName(list) {
-    return list.map((op) => (!op.inputs ? op : { ...op, inputs: op.inputs.map((input) =>
-      list[input].name !== undefined && chance(0.5) ? list[input].name : input) }));
+    return list.map((op) =>
+      !op.inputs
+        ? op
+        : {
+            ...op,
+            inputs: op.inputs.map((input) =>
+              list[input].name !== undefined && chance(0.5) ? list[input].name : input,
+            ),
+          },
+    );
   }
 }

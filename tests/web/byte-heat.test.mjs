@@ -13,7 +13,10 @@ test('the smallest op takes the lightest colour and the largest the darkest; ord
 
 test('a few distinct sizes each get their own colour, spread from light to dark (a rank scale)', () => {
   const { bins, binOf } = byteHeat([128, 12e6, 36e6, 12e6]);
-  assert.deepEqual(bins.map((b) => b.color), [HEAT_COLORS[0], HEAT_COLORS[2], HEAT_COLORS[4]]);
+  assert.deepEqual(
+    bins.map((b) => b.color),
+    [HEAT_COLORS[0], HEAT_COLORS[2], HEAT_COLORS[4]],
+  );
   assert.deepEqual(binOf, [0, 1, 2, 1]);
 });
 
@@ -21,15 +24,34 @@ test('more distinct sizes than colours: runs of about equal length, at most one 
   const values = Array.from({ length: 12 }, (_, i) => 2 ** i);
   const { bins, binOf } = byteHeat(values);
   assert.equal(bins.length, HEAT_COLORS.length);
-  assert.deepEqual(bins.map((b) => b.count), [3, 2, 3, 2, 2]);
-  assert.deepEqual(binOf, [...binOf].sort((a, b) => a - b), 'monotone in bytes');
+  assert.deepEqual(
+    bins.map((b) => b.count),
+    [3, 2, 3, 2, 2],
+  );
+  assert.deepEqual(
+    binOf,
+    [...binOf].sort((a, b) => a - b),
+    'monotone in bytes',
+  );
 });
 
 test('legend bins report the planner values they hold (min, max, count), lightest first', () => {
   const values = [100, 120, 130, 140, 150, 160, 1e9];
   const { bins } = byteHeat(values);
-  assert.deepEqual(bins.map((b) => [b.min, b.max, b.count]), [[100, 120, 2], [130, 130, 1], [140, 150, 2], [160, 160, 1], [1e9, 1e9, 1]]);
-  assert.deepEqual(bins.map((b) => b.index), [0, 1, 2, 3, 4]);
+  assert.deepEqual(
+    bins.map((b) => [b.min, b.max, b.count]),
+    [
+      [100, 120, 2],
+      [130, 130, 1],
+      [140, 150, 2],
+      [160, 160, 1],
+      [1e9, 1e9, 1],
+    ],
+  );
+  assert.deepEqual(
+    bins.map((b) => b.index),
+    [0, 1, 2, 3, 4],
+  );
 });
 
 test('ops with 0 bytes (resident sources) get their own grey bin, listed first', () => {

@@ -5,22 +5,32 @@ import { readFileSync } from 'node:fs';
 import { loadFusion } from '../../wasm/fusion.mjs';
 import { buildViewModel } from '../../web/src/present/view-model.js';
 import { COLLAPSE_ABOVE, expandTo, setAll } from '../../web/src/state/expansion.js';
-import { collapseViewModel, drawnViewModel, countCollapsed, countDrawn, MAX_DRAWN } from '../../web/src/present/collapse.js';
+import {
+  collapseViewModel,
+  drawnViewModel,
+  countCollapsed,
+  countDrawn,
+  MAX_DRAWN,
+} from '../../web/src/present/collapse.js';
 
 let fusion;
-before(async () => { fusion = await loadFusion(); });
+before(async () => {
+  fusion = await loadFusion();
+});
 const OPTIONS = { broadcast: true, resident_sources: false };
 
 // x → (a → b) → m(matmul) → (c → d); y feeds a and c.
-const GRAPH = { ops: [
-  { name: 'x', kind: 'input', shape: [64, 64], dtype: 'f32' },
-  { name: 'y', kind: 'input', shape: [64, 64], dtype: 'f32' },
-  { name: 'a', kind: 'add', inputs: ['x', 'y'], shape: [64, 64], dtype: 'f32' },
-  { name: 'b', kind: 'relu', inputs: ['a'], shape: [64, 64], dtype: 'f32' },
-  { name: 'm', kind: 'matmul', inputs: ['b', 'y'], shape: [64, 64], dtype: 'f32' },
-  { name: 'c', kind: 'mul', inputs: ['m', 'y'], shape: [64, 64], dtype: 'f32' },
-  { name: 'd', kind: 'tanh', inputs: ['c'], shape: [64, 64], dtype: 'f32' },
-] };
+const GRAPH = {
+  ops: [
+    { name: 'x', kind: 'input', shape: [64, 64], dtype: 'f32' },
+    { name: 'y', kind: 'input', shape: [64, 64], dtype: 'f32' },
+    { name: 'a', kind: 'add', inputs: ['x', 'y'], shape: [64, 64], dtype: 'f32' },
+    { name: 'b', kind: 'relu', inputs: ['a'], shape: [64, 64], dtype: 'f32' },
+    { name: 'm', kind: 'matmul', inputs: ['b', 'y'], shape: [64, 64], dtype: 'f32' },
+    { name: 'c', kind: 'mul', inputs: ['m', 'y'], shape: [64, 64], dtype: 'f32' },
+    { name: 'd', kind: 'tanh', inputs: ['c'], shape: [64, 64], dtype: 'f32' },
+  ],
+};
 
 const planOf = (graph) => {
   const plan = fusion.plan(JSON.stringify(graph), OPTIONS);
@@ -28,7 +38,7 @@ const planOf = (graph) => {
   return plan;
 };
 
-test('a collapsed group is one node with the plan\'s bytes, and its inner edges vanish', () => {
+test("a collapsed group is one node with the plan's bytes, and its inner edges vanish", () => {
   const plan = planOf(GRAPH);
   const vm = buildViewModel(GRAPH, plan);
   const ab = plan.op_group[2];
@@ -42,20 +52,31 @@ test('a collapsed group is one node with the plan\'s bytes, and its inner edges 
   assert.deepEqual([g.bytesRead, g.bytesWritten], [pg.bytes_read, pg.bytes_written]);
   assert.match(g.label, new RegExp(`kernel ${ab} · 2 ops`));
   assert.equal(g.sub, 'a … b');
-  assert.deepEqual(out.nodes.map((n) => n.id), ['op0', 'op1', `g${ab}`, 'op4', 'op5', 'op6']);
+  assert.deepEqual(
+    out.nodes.map((n) => n.id),
+    ['op0', 'op1', `g${ab}`, 'op4', 'op5', 'op6'],
+  );
   assert.deepEqual(out.nodeOf, ['op0', 'op1', `g${ab}`, `g${ab}`, 'op4', 'op5', 'op6']);
   assert.equal(out.groups.find((x) => x.group === ab).multi, false, 'no cluster for a collapsed group');
   assert.equal(out.groups.find((x) => x.group === cd).multi, true, 'an open group keeps its cluster');
   assert.ok(!out.edges.some((e) => e.source === e.target), 'no inner edge');
   // y feeds a (inside the group) once: one edge y → group; x too.
   const into = out.edges.filter((e) => e.target === `g${ab}`).map((e) => [e.source, e.count]);
-  assert.deepEqual(into.sort(), [['op0', 1], ['op1', 1]]);
-  assert.deepEqual(out.edges.filter((e) => e.source === `g${ab}`).map((e) => e.target), ['op4']);
+  assert.deepEqual(into.sort(), [
+    ['op0', 1],
+    ['op1', 1],
+  ]);
+  assert.deepEqual(
+    out.edges.filter((e) => e.source === `g${ab}`).map((e) => e.target),
+    ['op4'],
+  );
 });
 
 test('parallel edges into a collapsed group merge and count what they stand for', () => {
   // y feeds both c and d's group twice (c and d both read y).
-  const graph = { ops: [...GRAPH.ops.slice(0, 6), { name: 'd', kind: 'add', inputs: ['c', 'y'], shape: [64, 64], dtype: 'f32' }] };
+  const graph = {
+    ops: [...GRAPH.ops.slice(0, 6), { name: 'd', kind: 'add', inputs: ['c', 'y'], shape: [64, 64], dtype: 'f32' }],
+  };
   const plan = planOf(graph);
   const cd = plan.op_group[5];
   const out = collapseViewModel(buildViewModel(graph, plan), plan, (k) => k !== cd);
@@ -69,7 +90,8 @@ test('every op of a large graph is drawn exactly once, inside its collapsed grou
   const text = readFileSync(new URL('../../examples/transformer-mlp.json', import.meta.url), 'utf8');
   const ops = [];
   const base = JSON.parse(text).ops;
-  for (let r = 0; r < 40; r++) ops.push(...base.map((op) => ({ ...op, name: `${op.name}_${r}`, inputs: op.inputs?.map((i) => `${i}_${r}`) })));
+  for (let r = 0; r < 40; r++)
+    ops.push(...base.map((op) => ({ ...op, name: `${op.name}_${r}`, inputs: op.inputs?.map((i) => `${i}_${r}`) })));
   const graph = { ops };
   assert.ok(ops.length > COLLAPSE_ABOVE);
   const plan = planOf(graph);

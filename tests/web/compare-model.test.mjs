@@ -3,8 +3,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { defaultPair, compareNumbers, layoutModel } from '../../web/src/present/compare-model.js';
 
-const plan = (o) => ({ bytes_unfused: 100, bytes_fused: 60, time_unfused_us: 20, time_fused_us: 12, kernels_unfused: 5,
-  kernels_fused: 3, speedup_estimate: 100 / 60, time_speedup: 20 / 12, ...o });
+const plan = (o) => ({
+  bytes_unfused: 100,
+  bytes_fused: 60,
+  time_unfused_us: 20,
+  time_fused_us: 12,
+  kernels_unfused: 5,
+  kernels_fused: 3,
+  speedup_estimate: 100 / 60,
+  time_speedup: 20 / 12,
+  ...o,
+});
 
 test('the default pair is seed against the chosen strategy, or xla against tvm from seed', () => {
   assert.deepEqual(defaultPair('tvm'), ['seed', 'tvm']);
@@ -13,9 +22,15 @@ test('the default pair is seed against the chosen strategy, or xla against tvm f
 });
 
 test('number rows copy both plans’ values and the unfused value, and mark the better side', () => {
-  const rows = compareNumbers(plan({}), plan({ bytes_fused: 40, kernels_fused: 3, speedup_estimate: 2.5, time_fused_us: 14, time_speedup: 20 / 14 }));
+  const rows = compareNumbers(
+    plan({}),
+    plan({ bytes_fused: 40, kernels_fused: 3, speedup_estimate: 2.5, time_fused_us: 14, time_speedup: 20 / 14 }),
+  );
   const byKey = Object.fromEntries(rows.map((r) => [r.key, r]));
-  assert.deepEqual(rows.map((r) => r.key), ['bytes_fused', 'time_fused_us', 'kernels_fused', 'time_speedup', 'speedup_estimate']);
+  assert.deepEqual(
+    rows.map((r) => r.key),
+    ['bytes_fused', 'time_fused_us', 'kernels_fused', 'time_speedup', 'speedup_estimate'],
+  );
   assert.deepEqual([byKey.bytes_fused.left, byKey.bytes_fused.right, byKey.bytes_fused.unfused], [60, 40, 100]);
   assert.equal(byKey.bytes_fused.better, 'right', 'fewer bytes is better');
   assert.equal(byKey.time_fused_us.better, 'left', 'less time is better');
@@ -37,10 +52,20 @@ test('a number a plan lacks is null and decides nothing', () => {
 });
 
 test('the layout model has no clusters, so one layout fits both plans', () => {
-  const vm = { nodes: [{ id: 'op0', parent: 'g1' }, { id: 'op1', parent: null }], groups: [{ id: 'g1', multi: true }], edges: [{ id: 'e0-1' }] };
+  const vm = {
+    nodes: [
+      { id: 'op0', parent: 'g1' },
+      { id: 'op1', parent: null },
+    ],
+    groups: [{ id: 'g1', multi: true }],
+    edges: [{ id: 'e0-1' }],
+  };
   const flat = layoutModel(vm);
   assert.deepEqual(flat.groups, []);
-  assert.deepEqual(flat.nodes.map((n) => n.parent), [null, null]);
+  assert.deepEqual(
+    flat.nodes.map((n) => n.parent),
+    [null, null],
+  );
   assert.equal(flat.edges, vm.edges);
   assert.equal(vm.nodes[0].parent, 'g1', 'the view model itself is unchanged');
 });

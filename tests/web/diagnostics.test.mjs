@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { offsetOf, rangeOfPath, toDiagnostics, summarize, pointerSegments } from '../../web/src/graph/diagnostics.js';
 
-const TEXT = '{"ops": [\n  {"name": "x", "kind": "input", "shape": [4], "dtype": "f32"},\n  {"name": "y", "kind": "relu", "inputs": ["nope"], "shape": [4], "dtype": "f32"}\n]}\n';
+const TEXT =
+  '{"ops": [\n  {"name": "x", "kind": "input", "shape": [4], "dtype": "f32"},\n  {"name": "y", "kind": "relu", "inputs": ["nope"], "shape": [4], "dtype": "f32"}\n]}\n';
 
 test('a 1-based line and column map to an offset, clamped to its line', () => {
   assert.equal(offsetOf(TEXT, 1, 1), 0);
@@ -25,9 +26,14 @@ test('a path to a missing field points at the nearest existing ancestor, on one 
 });
 
 test('every error of a result becomes a diagnostic; syntax errors sit at their line', () => {
-  const result = { ok: false, error: { code: 'unknown_input', message: 'op y: input "nope" names no op', path: '/ops/1/inputs/0' },
-    errors: [{ code: 'unknown_input', message: 'op y: input "nope" names no op', path: '/ops/1/inputs/0' },
-      { code: 'json_syntax', message: 'unexpected end', line: 3, column: 5 }] };
+  const result = {
+    ok: false,
+    error: { code: 'unknown_input', message: 'op y: input "nope" names no op', path: '/ops/1/inputs/0' },
+    errors: [
+      { code: 'unknown_input', message: 'op y: input "nope" names no op', path: '/ops/1/inputs/0' },
+      { code: 'json_syntax', message: 'unexpected end', line: 3, column: 5 },
+    ],
+  };
   const d = toDiagnostics(TEXT, result);
   assert.equal(d.length, 2);
   assert.equal(TEXT.slice(d[0].from, d[0].to), '"nope"');
@@ -47,5 +53,8 @@ test('the summary names the line and column when there is one', () => {
 });
 
 test('the summary does not repeat a line the message already names', () => {
-  assert.equal(summarize({ message: 'JSON syntax error at line 3, column 5: x', line: 3, column: 5 }), 'JSON syntax error at line 3, column 5: x');
+  assert.equal(
+    summarize({ message: 'JSON syntax error at line 3, column 5: x', line: 3, column: 5 }),
+    'JSON syntax error at line 3, column 5: x',
+  );
 });

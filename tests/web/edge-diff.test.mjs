@@ -4,31 +4,46 @@ import { test } from 'node:test';
 import { diffEdges } from '../../web/src/present/edge-diff.js';
 
 // matmul + bias + relu as XLA-style and TVM-style rules decide it (plan literals: only edges matter here).
-const xla = { edges: [
-  { producer: 0, consumer: 2, fused: false, reason: 'source' },
-  { producer: 1, consumer: 2, fused: false, reason: 'source' },
-  { producer: 2, consumer: 4, fused: false, reason: 'barrier_producer' },
-  { producer: 3, consumer: 4, fused: false, reason: 'source' },
-  { producer: 4, consumer: 5, fused: true },
-  { producer: 5, consumer: 6, fused: false, reason: 'barrier_consumer' },
-] };
-const tvm = { edges: [
-  { producer: 0, consumer: 2, fused: false, reason: 'source' },
-  { producer: 1, consumer: 2, fused: false, reason: 'source' },
-  { producer: 2, consumer: 4, fused: true },
-  { producer: 3, consumer: 4, fused: false, reason: 'source' },
-  { producer: 4, consumer: 5, fused: true },
-  { producer: 5, consumer: 6, fused: false, reason: 'anchor' },
-] };
+const xla = {
+  edges: [
+    { producer: 0, consumer: 2, fused: false, reason: 'source' },
+    { producer: 1, consumer: 2, fused: false, reason: 'source' },
+    { producer: 2, consumer: 4, fused: false, reason: 'barrier_producer' },
+    { producer: 3, consumer: 4, fused: false, reason: 'source' },
+    { producer: 4, consumer: 5, fused: true },
+    { producer: 5, consumer: 6, fused: false, reason: 'barrier_consumer' },
+  ],
+};
+const tvm = {
+  edges: [
+    { producer: 0, consumer: 2, fused: false, reason: 'source' },
+    { producer: 1, consumer: 2, fused: false, reason: 'source' },
+    { producer: 2, consumer: 4, fused: true },
+    { producer: 3, consumer: 4, fused: false, reason: 'source' },
+    { producer: 4, consumer: 5, fused: true },
+    { producer: 5, consumer: 6, fused: false, reason: 'anchor' },
+  ],
+};
 
 test('an edge fused on one side only is a decision difference, with both sides as the plans say', () => {
   const diff = diffEdges(xla, tvm);
-  assert.deepEqual(diff[0], { producer: 2, consumer: 4, kind: 'decision',
-    left: { fused: false, reason: 'barrier_producer' }, right: { fused: true, reason: null } });
+  assert.deepEqual(diff[0], {
+    producer: 2,
+    consumer: 4,
+    kind: 'decision',
+    left: { fused: false, reason: 'barrier_producer' },
+    right: { fused: true, reason: null },
+  });
 });
 
 test('unfused on both sides for different reasons comes after every decision difference', () => {
-  assert.deepEqual(diffEdges(xla, tvm).map((d) => [d.producer, d.consumer, d.kind]), [[2, 4, 'decision'], [5, 6, 'reason']]);
+  assert.deepEqual(
+    diffEdges(xla, tvm).map((d) => [d.producer, d.consumer, d.kind]),
+    [
+      [2, 4, 'decision'],
+      [5, 6, 'reason'],
+    ],
+  );
 });
 
 test('the same plan twice has no differences; swapping the sides swaps left and right', () => {
@@ -40,11 +55,18 @@ test('the same plan twice has no differences; swapping the sides swaps left and 
 test('an edge only one plan lists is a decision difference with null on the other side', () => {
   const extra = { edges: [...tvm.edges, { producer: 6, consumer: 7, fused: true }] };
   const diff = diffEdges(tvm, extra);
-  assert.deepEqual(diff, [{ producer: 6, consumer: 7, kind: 'decision', left: null, right: { fused: true, reason: null } }]);
+  assert.deepEqual(diff, [
+    { producer: 6, consumer: 7, kind: 'decision', left: null, right: { fused: true, reason: null } },
+  ]);
 });
 
 test('a pair listed twice counts once, and the first listing decides', () => {
-  const twice = { edges: [{ producer: 0, consumer: 1, fused: true }, { producer: 0, consumer: 1, fused: false, reason: 'shape' }] };
+  const twice = {
+    edges: [
+      { producer: 0, consumer: 1, fused: true },
+      { producer: 0, consumer: 1, fused: false, reason: 'shape' },
+    ],
+  };
   const once = { edges: [{ producer: 0, consumer: 1, fused: false, reason: 'shape' }] };
   assert.equal(diffEdges(twice, once).length, 1);
   assert.equal(diffEdges(twice, twice).length, 0);
@@ -54,8 +76,19 @@ test('100,000 edges diff in one pass: each edge is read a few times, not once pe
   const n = 100_000;
   const reads = new Uint32Array(n);
   // Edge i, counting every read of its fields into reads[i] (both plans' copies of it together).
-  const counted = (i, e) => new Proxy(e, { get: (edge, field) => { reads[i] += 1; return edge[field]; } });
-  const plain = Array.from({ length: n }, (_, i) => ({ producer: i, consumer: i + 1, fused: i % 2 === 0, reason: i % 2 ? 'shape' : undefined }));
+  const counted = (i, e) =>
+    new Proxy(e, {
+      get: (edge, field) => {
+        reads[i] += 1;
+        return edge[field];
+      },
+    });
+  const plain = Array.from({ length: n }, (_, i) => ({
+    producer: i,
+    consumer: i + 1,
+    fused: i % 2 === 0,
+    reason: i % 2 ? 'shape' : undefined,
+  }));
   const changed = (e) => ({ ...e, fused: !e.fused, reason: e.fused ? 'limit' : undefined });
   const a = { edges: plain.map((e, i) => counted(i, e)) };
   const b = { edges: plain.map((e, i) => counted(i, i % 10 === 0 ? changed(e) : e)) };

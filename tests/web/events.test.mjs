@@ -8,13 +8,21 @@ const A = '{"ops": [\n  {"name": "x", "kind": "input", "shape": [4], "dtype": "f
 const ctx = { examples: { a: A } };
 const OPTS = { broadcast: true, resident_sources: false };
 // A plan-shaped value for the reducer; the reducer stores it and never looks inside.
-const PLAN = { ok: true, groups: [{ id: 0, ops: [0], inputs: [], outputs: [0], bytes_read: 0, bytes_written: 16 }], op_group: [0], edges: [] };
+const PLAN = {
+  ok: true,
+  groups: [{ id: 0, ops: [0], inputs: [], outputs: [0], bytes_read: 0, bytes_written: 16 }],
+  op_group: [0],
+  edges: [],
+};
 const ERROR = { ok: false, error: { code: 'json_syntax', message: 'bad', line: 1, column: 2 }, errors: [] };
 
 const run = (events, state = initialState()) => events.reduce((s, e) => reduce(s, e, ctx), state);
 
 test('opening an example sets its text; a plan result for that text is shown', () => {
-  const s = run([{ type: 'load-example', id: 'a' }, { type: 'plan-result', text: A, options: OPTS, result: PLAN }]);
+  const s = run([
+    { type: 'load-example', id: 'a' },
+    { type: 'plan-result', text: A, options: OPTS, result: PLAN },
+  ]);
   assert.equal(s.text, A);
   assert.equal(s.plan, PLAN);
   assert.deepEqual(s.graph.ops[0].name, 'x');
@@ -22,23 +30,35 @@ test('opening an example sets its text; a plan result for that text is shown', (
 });
 
 test('a broken text keeps the last valid plan and records the error', () => {
-  const s = run([{ type: 'load-example', id: 'a' }, { type: 'plan-result', text: A, options: OPTS, result: PLAN },
-    { type: 'set-text', text: '{"ops": [' }, { type: 'plan-result', text: '{"ops": [', options: OPTS, result: ERROR }]);
+  const s = run([
+    { type: 'load-example', id: 'a' },
+    { type: 'plan-result', text: A, options: OPTS, result: PLAN },
+    { type: 'set-text', text: '{"ops": [' },
+    { type: 'plan-result', text: '{"ops": [', options: OPTS, result: ERROR },
+  ]);
   assert.equal(s.text, '{"ops": [', 'the typed text is kept');
   assert.equal(s.plan, PLAN);
   assert.equal(s.error, ERROR);
 });
 
 test('a plan result for an older text is ignored', () => {
-  const s = run([{ type: 'load-example', id: 'a' }, { type: 'set-text', text: 'newer' },
-    { type: 'plan-result', text: A, options: OPTS, result: PLAN }]);
+  const s = run([
+    { type: 'load-example', id: 'a' },
+    { type: 'set-text', text: 'newer' },
+    { type: 'plan-result', text: A, options: OPTS, result: PLAN },
+  ]);
   assert.equal(s.plan, null);
   assert.equal(isStale(s), true);
 });
 
 test('a graph edit rewrites the text in the canonical format and can be undone and redone', () => {
-  const s1 = run([{ type: 'load-example', id: 'a' },
-    { type: 'edit-graph', edit: { type: 'add', op: { name: 'y', kind: 'relu', inputs: ['x'], shape: [4], dtype: 'f32' } } }]);
+  const s1 = run([
+    { type: 'load-example', id: 'a' },
+    {
+      type: 'edit-graph',
+      edit: { type: 'add', op: { name: 'y', kind: 'relu', inputs: ['x'], shape: [4], dtype: 'f32' } },
+    },
+  ]);
   assert.match(s1.text, /"name": "y", "kind": "relu", "inputs": \["x"\]/);
   assert.deepEqual(s1.selection, { kind: 'op', id: 1 }, 'the new op is selected');
   const s2 = run([{ type: 'undo' }], s1);
@@ -48,18 +68,30 @@ test('a graph edit rewrites the text in the canonical format and can be undone a
 });
 
 test('consecutive typing is one undo step', () => {
-  const s = run([{ type: 'load-example', id: 'a' }, { type: 'set-text', text: 'a' }, { type: 'set-text', text: 'ab' }, { type: 'set-text', text: 'abc' }, { type: 'undo' }]);
+  const s = run([
+    { type: 'load-example', id: 'a' },
+    { type: 'set-text', text: 'a' },
+    { type: 'set-text', text: 'ab' },
+    { type: 'set-text', text: 'abc' },
+    { type: 'undo' },
+  ]);
   assert.equal(s.text, A);
 });
 
 test('editing the graph while the text is broken changes nothing and says why', () => {
-  const s = run([{ type: 'set-text', text: '{"ops": [' }, { type: 'edit-graph', edit: { type: 'remove', op: 0 } }]);
+  const s = run([
+    { type: 'set-text', text: '{"ops": [' },
+    { type: 'edit-graph', edit: { type: 'remove', op: 0 } },
+  ]);
   assert.equal(s.text, '{"ops": [');
   assert.match(s.notice.message, /Fix the JSON first/);
 });
 
 test('options are undoable and a link restore resets history', () => {
-  const s = run([{ type: 'load-example', id: 'a' }, { type: 'set-option', key: 'broadcast', value: false }]);
+  const s = run([
+    { type: 'load-example', id: 'a' },
+    { type: 'set-option', key: 'broadcast', value: false },
+  ]);
   assert.equal(s.options.broadcast, false);
   assert.equal(run([{ type: 'undo' }], s).options.broadcast, true);
   const r = run([{ type: 'restore', state: { example: 'a', options: { resident_sources: true } } }], s);
@@ -97,12 +129,25 @@ test('colouring by bytes is a view choice: not on the undo stack, kept across ex
 });
 
 test('strategy and hardware are undoable options; picking the default leaves the key out', () => {
-  let s = run([{ type: 'load-example', id: 'a' }, { type: 'set-option', key: 'strategy', value: 'tvm' }]);
+  let s = run([
+    { type: 'load-example', id: 'a' },
+    { type: 'set-option', key: 'strategy', value: 'tvm' },
+  ]);
   assert.deepEqual(s.options, { ...OPTS, strategy: 'tvm' });
-  s = run([{ type: 'set-option', key: 'hardware', value: 'h100' }, { type: 'set-option', key: 'strategy', value: 'seed' }], s);
+  s = run(
+    [
+      { type: 'set-option', key: 'hardware', value: 'h100' },
+      { type: 'set-option', key: 'strategy', value: 'seed' },
+    ],
+    s,
+  );
   assert.deepEqual(s.options, { ...OPTS, hardware: 'h100' });
   assert.deepEqual(run([{ type: 'undo' }], s).options, { ...OPTS, strategy: 'tvm', hardware: 'h100' });
-  assert.deepEqual(run([{ type: 'set-option', key: 'hardware', value: 'h100' }], s).options, s.options, 'the same choice again');
+  assert.deepEqual(
+    run([{ type: 'set-option', key: 'hardware', value: 'h100' }], s).options,
+    s.options,
+    'the same choice again',
+  );
   assert.throws(() => run([{ type: 'set-option', key: 'strategy', value: 'Not A Name' }], s), /unknown option/);
   assert.throws(() => run([{ type: 'set-option', key: 'colour', value: 'red' }], s), /unknown option/);
 });
@@ -114,14 +159,20 @@ test('the compare pair is a view choice: not undone, restored from a link, and b
   assert.deepEqual(s.compare, ['xla', 'tvm']);
   assert.equal(s.past.length, past);
   assert.equal(run([{ type: 'set-compare', pair: null }], s).compare, null);
-  assert.deepEqual(run([{ type: 'restore', state: { example: 'a', options: {}, compare: ['seed', 'xla'] } }]).compare, ['seed', 'xla']);
+  assert.deepEqual(run([{ type: 'restore', state: { example: 'a', options: {}, compare: ['seed', 'xla'] } }]).compare, [
+    'seed',
+    'xla',
+  ]);
   assert.equal(run([{ type: 'restore', state: { example: 'a', options: {} } }], s).compare, null);
   assert.throws(() => run([{ type: 'set-compare', pair: ['xla'] }], s), /bad compare pair/);
 });
 
 test('compare results are kept only for the current text, options and pair; a failure is reported, the last pair kept', () => {
   const pair = ['xla', 'tvm'];
-  let s = run([{ type: 'load-example', id: 'a' }, { type: 'set-compare', pair }]);
+  let s = run([
+    { type: 'load-example', id: 'a' },
+    { type: 'set-compare', pair },
+  ]);
   assert.equal(isCompareStale(s), true);
   s = run([{ type: 'compare-result', text: A, options: OPTS, pair: ['seed', 'tvm'], results: [PLAN, PLAN] }], s);
   assert.equal(s.compared, null, 'an answer for another pair is dropped');
@@ -132,13 +183,20 @@ test('compare results are kept only for the current text, options and pair; a fa
   const failed = run([{ type: 'compare-result', text: A, options: OPTS, pair, results: [PLAN, ERROR] }], s);
   assert.equal(failed.compared, s.compared);
   assert.equal(compareErrorNow(failed).message, 'bad');
-  assert.equal(compareErrorNow(run([{ type: 'set-compare', pair: ['seed', 'xla'] }], failed)), null, 'an error for another pair is not shown');
+  assert.equal(
+    compareErrorNow(run([{ type: 'set-compare', pair: ['seed', 'xla'] }], failed)),
+    null,
+    'an error for another pair is not shown',
+  );
 });
 
 test('an imported graph replaces the text as one undoable step and resets the expanded groups', () => {
   const B = '{"ops": [{"name": "y", "kind": "input", "shape": [8], "dtype": "f16"}]}';
-  let s = run([{ type: 'load-example', id: 'a' }, { type: 'plan-result', text: A, options: OPTS, result: PLAN },
-    { type: 'expand', group: 'all', open: false }]);
+  let s = run([
+    { type: 'load-example', id: 'a' },
+    { type: 'plan-result', text: A, options: OPTS, result: PLAN },
+    { type: 'expand', group: 'all', open: false },
+  ]);
   assert.notEqual(s.expanded, null);
   s = run([{ type: 'import-graph', text: B, name: 'm.onnx' }], s);
   assert.deepEqual([s.text, s.example, s.expanded], [B, null, null]);
@@ -147,7 +205,10 @@ test('an imported graph replaces the text as one undoable step and resets the ex
 });
 
 test('expanding groups is view state: one group or all, never a bad group id', () => {
-  let s = run([{ type: 'load-example', id: 'a' }, { type: 'plan-result', text: A, options: OPTS, result: PLAN }]);
+  let s = run([
+    { type: 'load-example', id: 'a' },
+    { type: 'plan-result', text: A, options: OPTS, result: PLAN },
+  ]);
   const past = s.past.length;
   s = run([{ type: 'expand', group: 0, open: false }], s);
   assert.deepEqual(s.expanded, { all: true, except: [0], ops: 1 });

@@ -8,9 +8,14 @@ import { GALLERY, DEFAULT_EXAMPLE, exampleFile, findExample } from '../../web/sr
 
 const dir = new URL('../../examples/', import.meta.url);
 const text = (id) => readFileSync(new URL(exampleFile(findExample(id)), dir), 'utf8');
-const jsonFiles = (sub) => readdirSync(new URL(sub, dir)).filter((f) => f.endsWith('.json')).map((f) => `${sub}${f}`);
+const jsonFiles = (sub) =>
+  readdirSync(new URL(sub, dir))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => `${sub}${f}`);
 let fusion;
-before(async () => { fusion = await loadFusion(); });
+before(async () => {
+  fusion = await loadFusion();
+});
 
 // The plan of an example, with helpers to ask about it by op name.
 function planOf(id, options = {}) {
@@ -73,9 +78,15 @@ test('broadcast: [4096,1] fuses into [4096,1024], [4096] does not; with the rule
 });
 
 test('transformer MLP, attention and ResNet fuse their elementwise runs between barriers', () => {
-  assert.deepEqual(planOf('transformer-mlp').multi, [['act', 'fc1_bias'], ['fc2_bias', 'residual']]);
+  assert.deepEqual(planOf('transformer-mlp').multi, [
+    ['act', 'fc1_bias'],
+    ['fc2_bias', 'residual'],
+  ]);
   const att = planOf('attention-scores');
   assert.deepEqual(att.multi, [['masked', 'scaled']]);
   assert.equal(att.edge('masked', 'probs').reason, 'barrier_consumer');
-  assert.deepEqual(planOf('resnet-basic-block').multi, [['bn1_add', 'bn1_mul', 'relu1'], ['bn2_add', 'bn2_mul', 'out', 'skip']]);
+  assert.deepEqual(planOf('resnet-basic-block').multi, [
+    ['bn1_add', 'bn1_mul', 'relu1'],
+    ['bn2_add', 'bn2_mul', 'out', 'skip'],
+  ]);
 });

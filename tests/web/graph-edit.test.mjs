@@ -3,17 +3,22 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { addOp, connect, disconnect, removeOp, uniqueName, updateOp } from '../../web/src/graph/graph-edit.js';
 
-const g = () => ({ ops: [
-  { name: 'x', kind: 'input', shape: [4], dtype: 'f32' },
-  { kind: 'exp', inputs: [0], shape: [4], dtype: 'f32' },
-  { name: 'y', kind: 'add', inputs: ['x', 1], shape: [4], dtype: 'f32' },
-  { name: 'z', kind: 'relu', inputs: [2], shape: [4], dtype: 'f32' },
-] });
+const g = () => ({
+  ops: [
+    { name: 'x', kind: 'input', shape: [4], dtype: 'f32' },
+    { kind: 'exp', inputs: [0], shape: [4], dtype: 'f32' },
+    { name: 'y', kind: 'add', inputs: ['x', 1], shape: [4], dtype: 'f32' },
+    { name: 'z', kind: 'relu', inputs: [2], shape: [4], dtype: 'f32' },
+  ],
+});
 
 test('removing an op drops references to it and renumbers index references after it', () => {
   const before = g();
   const after = removeOp(before, 1);
-  assert.deepEqual(after.ops.map((o) => o.inputs), [undefined, ['x'], [1]]);
+  assert.deepEqual(
+    after.ops.map((o) => o.inputs),
+    [undefined, ['x'], [1]],
+  );
   assert.deepEqual(before, g(), 'the input graph is not mutated');
 });
 

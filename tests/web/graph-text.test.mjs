@@ -27,7 +27,13 @@ test('text that is not a graph object does not parse', () => {
 });
 
 test('inputs resolve by index and by name; a dangling reference is -1', () => {
-  const g = { ops: [{ name: 'x', kind: 'input' }, { kind: 'relu', inputs: [0] }, { kind: 'add', inputs: ['x', 1, 'nope', 7] }] };
+  const g = {
+    ops: [
+      { name: 'x', kind: 'input' },
+      { kind: 'relu', inputs: [0] },
+      { kind: 'add', inputs: ['x', 1, 'nope', 7] },
+    ],
+  };
   assert.deepEqual(resolveInputs(g), [[], [0], [0, 1, -1, -1]]);
   assert.equal(opLabel(g, 0), 'x');
   assert.equal(opLabel(g, 1), '#1 relu');

@@ -11,7 +11,7 @@ import { F32, graph, info, modelBytes, node } from '../onnx/onnx-model-builder.m
 const file = (path) => new Uint8Array(readFileSync(new URL(`../../${path}`, import.meta.url)));
 const text = (s) => new TextEncoder().encode(s);
 
-test('an ONNX model becomes the importer\'s graph, one op per line', () => {
+test("an ONNX model becomes the importer's graph, one op per line", () => {
   const bytes = file('examples/models/resnet18.onnx');
   const r = importBytes('resnet18.onnx', bytes);
   assert.equal(r.ok, true);
@@ -24,7 +24,13 @@ test('an ONNX model becomes the importer\'s graph, one op per line', () => {
 test('a JSON graph is kept as written; a minified one is laid out one op per line', () => {
   const written = readFileSync(new URL('../../examples/bias-relu.json', import.meta.url), 'utf8');
   assert.equal(importBytes('g.json', text(written)).text, written);
-  const ops = Array.from({ length: 200 }, (_, i) => ({ name: `op_${i}`, kind: i ? 'relu' : 'input', inputs: i ? [`op_${i - 1}`] : undefined, shape: [4], dtype: 'f32' }));
+  const ops = Array.from({ length: 200 }, (_, i) => ({
+    name: `op_${i}`,
+    kind: i ? 'relu' : 'input',
+    inputs: i ? [`op_${i - 1}`] : undefined,
+    shape: [4],
+    dtype: 'f32',
+  }));
   const minified = JSON.stringify({ ops });
   assert.ok(minified.length > LONG_LINE);
   const r = importBytes('min.json', text(`\ufeff${minified}`));
@@ -34,10 +40,13 @@ test('a JSON graph is kept as written; a minified one is laid out one op per lin
 });
 
 test('a model the importer refuses names the node, its type and where it is', () => {
-  const bytes = modelBytes(graph({
-    inputs: [info('x', F32, [1, 8])], outputs: [info('y', F32)],
-    nodes: [node('Relu', ['x'], ['r'], {}, 'act'), node('MyCustomOp', ['r'], ['y'], {}, 'nms', 'com.example')],
-  }));
+  const bytes = modelBytes(
+    graph({
+      inputs: [info('x', F32, [1, 8])],
+      outputs: [info('y', F32)],
+      nodes: [node('Relu', ['x'], ['r'], {}, 'act'), node('MyCustomOp', ['r'], ['y'], {}, 'nms', 'com.example')],
+    }),
+  );
   const r = importBytes('det.onnx', bytes);
   assert.equal(r.ok, false);
   assert.deepEqual([r.error.node, r.error.opType, r.error.path], ['nms', 'MyCustomOp', 'graph.node[1]']);

@@ -9,9 +9,12 @@ const node = (id, width = 80, height = 46) => ({ id, width, height });
 const edge = (s, t) => ({ id: `${s}-${t}`, sources: [s], targets: [t] });
 
 test('every leaf is placed once; compound nodes are flattened; edges go down the layers', () => {
-  const graph = { id: 'root', layoutOptions: { 'elk.direction': 'DOWN' },
+  const graph = {
+    id: 'root',
+    layoutOptions: { 'elk.direction': 'DOWN' },
     children: [node('x'), { id: 'g1', children: [node('a'), node('b')] }, node('m')],
-    edges: [edge('x', 'a'), edge('a', 'b'), edge('b', 'm'), edge('x', 'm'), edge('nope', 'm')] };
+    edges: [edge('x', 'a'), edge('a', 'b'), edge('b', 'm'), edge('x', 'm'), edge('nope', 'm')],
+  };
   const { positions, routes } = readLayout(layeredLayout(graph));
   assert.deepEqual(Object.keys(positions).sort(), ['a', 'b', 'm', 'x']);
   assert.deepEqual(routes, {});
@@ -19,14 +22,20 @@ test('every leaf is placed once; compound nodes are flattened; edges go down the
 });
 
 test('a source sits just above its first consumer, not at the top', () => {
-  const graph = { children: ['x', 'a', 'b', 'c', 'w'].map((id) => node(id)),
-    edges: [edge('x', 'a'), edge('a', 'b'), edge('b', 'c'), edge('w', 'c')] };
+  const graph = {
+    children: ['x', 'a', 'b', 'c', 'w'].map((id) => node(id)),
+    edges: [edge('x', 'a'), edge('a', 'b'), edge('b', 'c'), edge('w', 'c')],
+  };
   const { positions } = readLayout(layeredLayout(graph));
   assert.equal(positions.w.y, positions.b.y);
 });
 
 test('RIGHT lays the layers out left to right', () => {
-  const graph = { layoutOptions: { 'elk.direction': 'RIGHT' }, children: [node('a'), node('b')], edges: [edge('a', 'b')] };
+  const graph = {
+    layoutOptions: { 'elk.direction': 'RIGHT' },
+    children: [node('a'), node('b')],
+    edges: [edge('a', 'b')],
+  };
   const { positions } = readLayout(layeredLayout(graph));
   assert.ok(positions.a.x < positions.b.x);
   assert.equal(positions.a.y, positions.b.y);
@@ -67,7 +76,9 @@ test('a long chain is folded into side-by-side columns, near the aspect ratio as
   const children = Array.from({ length: n }, (_, i) => node(`n${i}`));
   const edges = Array.from({ length: n - 1 }, (_, i) => edge(`n${i}`, `n${i + 1}`));
   for (const aspect of [1, 2]) {
-    const { positions } = readLayout(layeredLayout({ layoutOptions: { 'elk.aspectRatio': String(aspect) }, children, edges }));
+    const { positions } = readLayout(
+      layeredLayout({ layoutOptions: { 'elk.aspectRatio': String(aspect) }, children, edges }),
+    );
     const xs = Object.values(positions).map((p) => p.x);
     const ys = Object.values(positions).map((p) => p.y);
     const w = Math.max(...xs) - Math.min(...xs) + 80;

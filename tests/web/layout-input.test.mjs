@@ -12,15 +12,30 @@ const VM = {
     { id: 'op2', label: 'b', kind: 'relu', shape: [4], parent: 'g1' },
     { id: 'op3', label: 'm', kind: 'matmul', shape: [4, 4], parent: null },
   ],
-  groups: [{ id: 'g0', multi: false }, { id: 'g1', multi: true }, { id: 'g2', multi: false }, { id: 'g3', multi: false }],
-  edges: [{ id: 'e0-1', source: 'op0', target: 'op1' }, { id: 'e1-2', source: 'op1', target: 'op2' },
-    { id: 'e2-3', source: 'op2', target: 'op3' }, { id: 'e0-3', source: 'op0', target: 'op3' }],
+  groups: [
+    { id: 'g0', multi: false },
+    { id: 'g1', multi: true },
+    { id: 'g2', multi: false },
+    { id: 'g3', multi: false },
+  ],
+  edges: [
+    { id: 'e0-1', source: 'op0', target: 'op1' },
+    { id: 'e1-2', source: 'op1', target: 'op2' },
+    { id: 'e2-3', source: 'op2', target: 'op3' },
+    { id: 'e0-3', source: 'op0', target: 'op3' },
+  ],
 };
 
 test('multi-op groups become compound nodes; singletons stay plain nodes; edges sit at the root', () => {
   const g = buildElkGraph(VM, { direction: 'RIGHT' });
-  assert.deepEqual(g.children.map((c) => c.id), ['g1', 'op0', 'op3']);
-  assert.deepEqual(g.children[0].children.map((c) => c.id), ['op1', 'op2']);
+  assert.deepEqual(
+    g.children.map((c) => c.id),
+    ['g1', 'op0', 'op3'],
+  );
+  assert.deepEqual(
+    g.children[0].children.map((c) => c.id),
+    ['op1', 'op2'],
+  );
   assert.equal(g.edges.length, 4);
   assert.equal(g.layoutOptions['elk.direction'], 'RIGHT');
   assert.equal(g.layoutOptions['elk.hierarchyHandling'], 'INCLUDE_CHILDREN');
@@ -50,7 +65,16 @@ test('ELK output reads back as absolute centres, grouped ops inside their group,
 });
 
 test('a bend point becomes a weight along and a distance across the centre line', () => {
-  const s = edgeShape([{ x: 0, y: 10 }, { x: 0, y: 50 }, { x: 30, y: 50 }, { x: 30, y: 90 }], { x: 0, y: 0 }, { x: 30, y: 100 });
+  const s = edgeShape(
+    [
+      { x: 0, y: 10 },
+      { x: 0, y: 50 },
+      { x: 30, y: 50 },
+      { x: 30, y: 90 },
+    ],
+    { x: 0, y: 0 },
+    { x: 30, y: 100 },
+  );
   assert.equal(s.sourceEndpoint, '0.0px 10.0px');
   assert.equal(s.targetEndpoint, '0.0px -10.0px');
   assert.equal(s.weights.length, 2);
@@ -60,7 +84,13 @@ test('a bend point becomes a weight along and a distance across the centre line'
 
 test('above LARGE_GRAPH ops the layout switches to its fast settings', async () => {
   const { LARGE_GRAPH } = await import('../../web/src/layout/layout-input.js');
-  const nodes = Array.from({ length: LARGE_GRAPH + 1 }, (_, i) => ({ id: `op${i}`, label: `n${i}`, kind: 'relu', shape: [1], parent: null }));
+  const nodes = Array.from({ length: LARGE_GRAPH + 1 }, (_, i) => ({
+    id: `op${i}`,
+    label: `n${i}`,
+    kind: 'relu',
+    shape: [1],
+    parent: null,
+  }));
   nodes[1].parent = nodes[2].parent = 'g7';
   const groups = [{ id: 'g7', group: 7, ops: [1, 2], multi: true }];
   const big = buildElkGraph({ nodes, groups, edges: [] });
@@ -68,6 +98,9 @@ test('above LARGE_GRAPH ops the layout switches to its fast settings', async () 
   assert.equal(big.children.length, LARGE_GRAPH + 1, 'laid out flat: every op at the root, no compound node');
   assert.ok(big.children.every((c) => !c.children));
   const small = buildElkGraph({ nodes: nodes.slice(0, 10), groups, edges: [] });
-  assert.deepEqual(small.children.find((c) => c.id === 'g7').children.map((c) => c.id), ['op1', 'op2']);
+  assert.deepEqual(
+    small.children.find((c) => c.id === 'g7').children.map((c) => c.id),
+    ['op1', 'op2'],
+  );
   assert.equal(buildElkGraph(VM).layoutOptions['elk.layered.thoroughness'], undefined);
 });

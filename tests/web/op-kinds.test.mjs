@@ -7,11 +7,17 @@ import { ALL_KINDS, ELEMENTWISE_KINDS, categoryOf, canonicalKind } from '../../w
 
 const catalog = (await loadFusion()).catalog();
 
-test('every kind of the core has the core\'s category here, in the core\'s order', () => {
+test("every kind of the core has the core's category here, in the core's order", () => {
   assert.ok(catalog.kinds.length > 40);
-  assert.deepEqual(ALL_KINDS, catalog.kinds.map((k) => k.name));
+  assert.deepEqual(
+    ALL_KINDS,
+    catalog.kinds.map((k) => k.name),
+  );
   for (const { name, category } of catalog.kinds) assert.equal(categoryOf(name), category, name);
-  assert.deepEqual(ELEMENTWISE_KINDS, catalog.kinds.filter((k) => k.category === 'elementwise').map((k) => k.name));
+  assert.deepEqual(
+    ELEMENTWISE_KINDS,
+    catalog.kinds.filter((k) => k.category === 'elementwise').map((k) => k.name),
+  );
 });
 
 test('every alias of the core resolves to the same kind here', () => {

@@ -6,8 +6,12 @@ import { runLayout } from '../../web/src/layout/run-layout.js';
 
 // Two boxes and an edge, as layout-input.js writes ELK's input.
 const GRAPH = {
-  id: 'root', layoutOptions: { 'elk.algorithm': 'layered', 'elk.direction': 'DOWN' },
-  children: [{ id: 'a', width: 80, height: 30 }, { id: 'b', width: 80, height: 30 }],
+  id: 'root',
+  layoutOptions: { 'elk.algorithm': 'layered', 'elk.direction': 'DOWN' },
+  children: [
+    { id: 'a', width: 80, height: 30 },
+    { id: 'b', width: 80, height: 30 },
+  ],
   edges: [{ id: 'e', sources: ['a'], targets: ['b'] }],
 };
 const placed = (result) => Object.fromEntries(result.children.map((c) => [c.id, [c.x, c.y]]));

@@ -7,16 +7,27 @@ import { rankSavings } from '../../web/src/present/savings.js';
 import { GALLERY, exampleFile, findExample } from '../../web/src/gallery/gallery.js';
 
 let fusion;
-before(async () => { fusion = await loadFusion(); });
+before(async () => {
+  fusion = await loadFusion();
+});
 const text = (id) => readFileSync(new URL(`../../examples/${exampleFile(findExample(id))}`, import.meta.url), 'utf8');
 
-for (const [resident, strategy] of [[false, 'seed'], [true, 'seed'], [false, 'xla'], [false, 'inductor']]) {
+for (const [resident, strategy] of [
+  [false, 'seed'],
+  [true, 'seed'],
+  [false, 'xla'],
+  [false, 'inductor'],
+]) {
   test(`over every gallery example (${strategy}, resident sources ${resident}), savings sum to bytes unfused − fused`, () => {
     for (const { id } of GALLERY) {
       const plan = fusion.plan(text(id), { broadcast: true, resident_sources: resident, strategy });
       assert.equal(plan.ok, true, id);
       const all = rankSavings(plan);
-      assert.equal(all.reduce((s, r) => s + r.saved, 0), plan.bytes_unfused - plan.bytes_fused, id);
+      assert.equal(
+        all.reduce((s, r) => s + r.saved, 0),
+        plan.bytes_unfused - plan.bytes_fused,
+        id,
+      );
       for (let k = 1; k < all.length; k++) assert.ok(all[k - 1].saved >= all[k].saved, `${id}: ordered`);
       for (const r of all) {
         const g = plan.groups.find((x) => x.id === r.group);
@@ -27,7 +38,7 @@ for (const [resident, strategy] of [[false, 'seed'], [true, 'seed'], [false, 'xl
   });
 }
 
-test('a limit keeps the largest; the numbers shown are the planner\'s bytes_saved', () => {
+test("a limit keeps the largest; the numbers shown are the planner's bytes_saved", () => {
   const plan = fusion.plan(text('resnet-basic-block'), { broadcast: true, resident_sources: false });
   const all = rankSavings(plan);
   assert.deepEqual(rankSavings(plan, 1), all.slice(0, 1));

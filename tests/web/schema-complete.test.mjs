@@ -18,19 +18,35 @@ test('inside the value of "kind" every kind of the schema is offered, with its c
 
 test('inside the value of "dtype" the dtypes are offered', () => {
   const r = at('{"ops": [{"kind": "input", "dtype": "|"}]}', '|');
-  assert.deepEqual(r.options.map((o) => o.label), schema.definitions.dtype.enum);
+  assert.deepEqual(
+    r.options.map((o) => o.label),
+    schema.definitions.dtype.enum,
+  );
 });
 
 test('at a key inside an op, the fields not yet written are offered; outside quotes they bring their own', () => {
   const r = at('{"ops": [{"name": "x", "kind": "input", |}]}', '|');
-  assert.deepEqual(r.options.map((o) => o.label).sort(),
-    ['dtype', 'dtype_bytes', 'inputs', 'label', 'output', 'region', 'shape']);
+  assert.deepEqual(r.options.map((o) => o.label).sort(), [
+    'dtype',
+    'dtype_bytes',
+    'inputs',
+    'label',
+    'output',
+    'region',
+    'shape',
+  ]);
   assert.equal(r.options.find((o) => o.label === 'shape').apply, '"shape": ');
-  assert.ok(r.options.every((o) => o.info), 'each field has its description');
+  assert.ok(
+    r.options.every((o) => o.info),
+    'each field has its description',
+  );
 });
 
 test('at the top level "ops" is offered; elsewhere nothing', () => {
-  assert.deepEqual(at('{"|"}', '|').options.map((o) => o.label), ['ops']);
+  assert.deepEqual(
+    at('{"|"}', '|').options.map((o) => o.label),
+    ['ops'],
+  );
   assert.equal(at('{"ops": [{"shape": [4|]}]}', '|'), null);
   assert.equal(at('{"ops": [{"name": "a|"}]}', '|'), null);
 });

@@ -9,9 +9,18 @@ import { REASON_CODES, explainReason } from '../../web/src/present/reasons.js';
 
 test('names from the module keep its order; known names get a label and a blurb', () => {
   const c = catalogFrom({ strategies: ['tvm', 'seed'], hardware: ['a100'] });
-  assert.deepEqual(c.strategies.map((e) => [e.name, e.label]), [['tvm', 'TVM-style'], ['seed', 'Strict (seed)']]);
+  assert.deepEqual(
+    c.strategies.map((e) => [e.name, e.label]),
+    [
+      ['tvm', 'TVM-style'],
+      ['seed', 'Strict (seed)'],
+    ],
+  );
   assert.ok(c.strategies.every((e) => e.blurb.length > 20));
-  assert.deepEqual(c.hardware.map((e) => e.name), ['a100']);
+  assert.deepEqual(
+    c.hardware.map((e) => e.name),
+    ['a100'],
+  );
 });
 
 test('a name this page has no words for is offered under its own name; a module description wins', () => {
@@ -20,7 +29,7 @@ test('a name this page has no words for is offered under its own name; a module 
   assert.deepEqual(c.hardware[0], { name: 'b200', label: 'b200', blurb: 'NVIDIA B200' });
 });
 
-test('before the planner loads, the lists are the core\'s as built, and labels still read well', async () => {
+test("before the planner loads, the lists are the core's as built, and labels still read well", async () => {
   const early = catalogFrom(fromModule(null));
   assert.deepEqual(early, catalogFrom(fromModule(await loadFusion())));
   const empty = catalogFrom({});
@@ -33,17 +42,33 @@ test('before the planner loads, the lists are the core\'s as built, and labels s
 test('the planner module’s catalog gives every strategy and device, the defaults among them', async () => {
   const fusion = await loadFusion();
   const c = catalogFrom(fromModule(fusion));
-  assert.deepEqual(c.strategies.map((e) => e.name), fusion.catalog().strategies.map((s) => s.name));
+  assert.deepEqual(
+    c.strategies.map((e) => e.name),
+    fusion.catalog().strategies.map((s) => s.name),
+  );
   assert.ok(c.strategies.length >= 4);
-  assert.deepEqual(DEFAULT_CHOICES, { strategy: fusion.catalog().defaults.strategy, hardware: fusion.catalog().defaults.hardware });
+  assert.deepEqual(DEFAULT_CHOICES, {
+    strategy: fusion.catalog().defaults.strategy,
+    hardware: fusion.catalog().defaults.hardware,
+  });
   assert.ok(c.strategies.some((e) => e.name === DEFAULT_CHOICES.strategy));
   assert.ok(c.hardware.some((e) => e.name === DEFAULT_CHOICES.hardware));
-  assert.ok(c.strategies.every((e) => e.label !== e.name), 'each strategy has words of its own');
-  assert.ok(c.hardware.every((e) => /NVIDIA/.test(e.blurb)), 'devices are described by the planner');
+  assert.ok(
+    c.strategies.every((e) => e.label !== e.name),
+    'each strategy has words of its own',
+  );
+  assert.ok(
+    c.hardware.every((e) => /NVIDIA/.test(e.blurb)),
+    'devices are described by the planner',
+  );
 });
 
 test('every reason the planner can give has its own plain words', async () => {
   const { reasons } = (await loadFusion()).catalog();
-  assert.deepEqual(reasons.filter((r) => !REASON_CODES.includes(r)), []);
-  for (const r of reasons) assert.doesNotMatch(explainReason({ fused: false, reason: r }, { producer: 'p', consumer: 'c' }), /^Not fused/);
+  assert.deepEqual(
+    reasons.filter((r) => !REASON_CODES.includes(r)),
+    [],
+  );
+  for (const r of reasons)
+    assert.doesNotMatch(explainReason({ fused: false, reason: r }, { producer: 'p', consumer: 'c' }), /^Not fused/);
 });

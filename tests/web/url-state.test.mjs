@@ -5,7 +5,8 @@ import LZString from 'lz-string';
 import { decodeState, encodeState, parseMode, embedSnippet, STATE_VERSION } from '../../web/src/share/url-state.js';
 import { DEFAULT_OPTIONS } from '../../web/src/state/options.js';
 
-const TEXT = '{"ops": [\n  {"name": "x", "kind": "input", "shape": [8], "dtype": "f32"},\n' +
+const TEXT =
+  '{"ops": [\n  {"name": "x", "kind": "input", "shape": [8], "dtype": "f32"},\n' +
   '  {"name": "y", "kind": "relu", "inputs": ["x"], "shape": [8], "dtype": "f32"}\n]}\n';
 
 test('an unmodified gallery example with default options is a readable example link', () => {
@@ -25,16 +26,25 @@ test('only what differs from the defaults is stored', () => {
   const withDefaults = encodeState({ example: 'diamond', text: 'EDITED', options: DEFAULT_OPTIONS }, 'ORIGINAL');
   const decoded = decodeState(withDefaults);
   assert.deepEqual(decoded.state.options, DEFAULT_OPTIONS);
-  const sameText = encodeState({ example: 'diamond', text: 'ORIGINAL', options: { broadcast: false, resident_sources: false } }, 'ORIGINAL');
+  const sameText = encodeState(
+    { example: 'diamond', text: 'ORIGINAL', options: { broadcast: false, resident_sources: false } },
+    'ORIGINAL',
+  );
   assert.equal(decodeState(sameText).state.text, undefined, 'the example text is not repeated in the link');
   assert.ok(sameText.length < 70, `short link expected, got ${sameText}`);
 });
 
 test('golden links of format 1 keep opening the same state', () => {
-  const custom = 'state=1.N4IgLiBcLAOiB7ADgZ3pABAbVgOwxnCLgIYC2ApuhvAB7wA0NIA1gJa4Am18HSArmEbMUACxJIqUbAA4Auk3icwAT0k8QAMwDMAJngBfBngJFSlDSuHx2XDQCcKAG37WQfQWmk4Q9EApFxdW95RRBlNSlMeB19EAM8OQTcEAZEKFAAIyhNEicUCjT7KDB7fgoDAyA';
-  assert.deepEqual(decodeState(custom), { kind: 'state', state: { example: null, text: TEXT, options: { broadcast: false, resident_sources: true } } });
-  assert.deepEqual(decodeState('state=1.N4IgpiBcICYJYEMC2B7AdjEAaEAXKIAGiAL5A'),
-    { kind: 'state', state: { example: 'diamond', text: 'X', options: DEFAULT_OPTIONS } });
+  const custom =
+    'state=1.N4IgLiBcLAOiB7ADgZ3pABAbVgOwxnCLgIYC2ApuhvAB7wA0NIA1gJa4Am18HSArmEbMUACxJIqUbAA4Auk3icwAT0k8QAMwDMAJngBfBngJFSlDSuHx2XDQCcKAG37WQfQWmk4Q9EApFxdW95RRBlNSlMeB19EAM8OQTcEAZEKFAAIyhNEicUCjT7KDB7fgoDAyA';
+  assert.deepEqual(decodeState(custom), {
+    kind: 'state',
+    state: { example: null, text: TEXT, options: { broadcast: false, resident_sources: true } },
+  });
+  assert.deepEqual(decodeState('state=1.N4IgpiBcICYJYEMC2B7AdjEAaEAXKIAGiAL5A'), {
+    kind: 'state',
+    state: { example: 'diamond', text: 'X', options: DEFAULT_OPTIONS },
+  });
 });
 
 test('a truncated link is reported as damaged, not thrown', () => {
@@ -78,7 +88,12 @@ test('the embed snippet is an iframe with the URL attribute-escaped', () => {
 });
 
 test('strategy, hardware and the compare pair ride on a readable example link', () => {
-  const state = { example: 'diamond', text: 'T', options: { ...DEFAULT_OPTIONS, strategy: 'tvm', hardware: 'h100' }, compare: ['xla', 'tvm'] };
+  const state = {
+    example: 'diamond',
+    text: 'T',
+    options: { ...DEFAULT_OPTIONS, strategy: 'tvm', hardware: 'h100' },
+    compare: ['xla', 'tvm'],
+  };
   const hash = encodeState(state, 'T');
   assert.equal(hash, 'example=diamond&strategy=tvm&hardware=h100&compare=xla,tvm');
   const { text, ...linked } = state;
@@ -87,24 +102,47 @@ test('strategy, hardware and the compare pair ride on a readable example link', 
 });
 
 test('the default strategy and hardware are not written into a link', () => {
-  assert.equal(encodeState({ example: 'diamond', text: 'T', options: { ...DEFAULT_OPTIONS, strategy: 'seed', hardware: 'a100' } }, 'T'), 'example=diamond');
+  assert.equal(
+    encodeState(
+      { example: 'diamond', text: 'T', options: { ...DEFAULT_OPTIONS, strategy: 'seed', hardware: 'a100' } },
+      'T',
+    ),
+    'example=diamond',
+  );
 });
 
 test('an edited graph with a strategy and a compare pair round-trips through a format-1 link', () => {
-  const state = { example: null, text: TEXT, options: { broadcast: false, resident_sources: false, strategy: 'inductor', hardware: 'rtx4090' }, compare: ['seed', 'inductor'] };
+  const state = {
+    example: null,
+    text: TEXT,
+    options: { broadcast: false, resident_sources: false, strategy: 'inductor', hardware: 'rtx4090' },
+    compare: ['seed', 'inductor'],
+  };
   const hash = encodeState(state);
   assert.match(hash, /^state=1\./);
   assert.deepEqual(decodeState(hash), { kind: 'state', state });
 });
 
 test('golden links with a strategy keep opening the same state', () => {
-  assert.deepEqual(decodeState('state=1.N4IgpiBcICYJYEMC2B7AdjEAaEAXKIAGtiClKAM4EAeANgiAL44DGUA2iBWGJjnQwC6jIA'),
-    { kind: 'state', state: { example: 'diamond', text: 'X', options: { ...DEFAULT_OPTIONS, strategy: 'xla' }, compare: ['seed', 'xla'] } });
+  assert.deepEqual(decodeState('state=1.N4IgpiBcICYJYEMC2B7AdjEAaEAXKIAGtiClKAM4EAeANgiAL44DGUA2iBWGJjnQwC6jIA'), {
+    kind: 'state',
+    state: {
+      example: 'diamond',
+      text: 'X',
+      options: { ...DEFAULT_OPTIONS, strategy: 'xla' },
+      compare: ['seed', 'xla'],
+    },
+  });
 });
 
 test('ill-formed strategy, hardware and compare settings make a damaged link, not an exception', () => {
-  for (const hash of ['#example=diamond&strategy=XLA', '#example=diamond&hardware=', '#example=diamond&compare=xla',
-    '#example=diamond&colour=red', '#example=diamond&strategy=%E0%A4%A']) {
+  for (const hash of [
+    '#example=diamond&strategy=XLA',
+    '#example=diamond&hardware=',
+    '#example=diamond&compare=xla',
+    '#example=diamond&colour=red',
+    '#example=diamond&strategy=%E0%A4%A',
+  ]) {
     const r = decodeState(hash);
     assert.equal(r.kind, 'error', hash);
     assert.match(r.message, /damaged or incomplete/);

@@ -7,18 +7,35 @@ import { planMarkdown } from '../../web/src/present/plan-markdown.js';
 
 test('every reason code of the planner has its own plain-words explanation', () => {
   const seen = new Set();
-  const codes = ['source', 'barrier_producer', 'barrier_consumer', 'shape', 'cycle',
-    'anchor', 'layout', 'multi_pass', 'limit', 'unprofitable', 'region'];  // docs/design.md §7
+  const codes = [
+    'source',
+    'barrier_producer',
+    'barrier_consumer',
+    'shape',
+    'cycle',
+    'anchor',
+    'layout',
+    'multi_pass',
+    'limit',
+    'unprofitable',
+    'region',
+  ]; // docs/design.md §7
   assert.deepEqual([...REASON_CODES].sort(), [...codes].sort());
   for (const code of codes) {
     const words = explainReason({ fused: false, reason: code }, { producer: 'P', consumer: 'C' });
     assert.doesNotMatch(words, /Not fused: /, code);
     assert.ok(!seen.has(words), `${code} has its own words`);
-    assert.ok(code === 'source' || (words.includes('P') && words.includes('C')) || /barrier_/.test(code), `${code} names the ops`);
+    assert.ok(
+      code === 'source' || (words.includes('P') && words.includes('C')) || /barrier_/.test(code),
+      `${code} names the ops`,
+    );
     assert.notEqual(shortReason(code), '', code);
     seen.add(words);
   }
-  assert.match(explainReason({ fused: false, reason: 'cycle' }, { producer: 'a', consumer: 'c' }), /a with c .*barrier/);
+  assert.match(
+    explainReason({ fused: false, reason: 'cycle' }, { producer: 'a', consumer: 'c' }),
+    /a with c .*barrier/,
+  );
   assert.match(explainReason({ fused: false, reason: 'brand_new', detail: 'why' }), /brand_new.*\(why\)/);
   assert.match(explainReason({ fused: true }, { producer: 'a', consumer: 'b' }), /^Fused/);
   assert.equal(shortReason('barrier_producer'), 'barrier');
@@ -28,7 +45,7 @@ test('bytes are shown in binary units and exactly with grouped digits', () => {
   assert.equal(formatBytes(0), '0 B');
   assert.equal(formatBytes(1023), '1023 B');
   assert.equal(formatBytes(25165824), '24.0 MiB');
-  assert.equal(formatBytes(3 * 2 ** 30 / 2), '1.50 GiB');
+  assert.equal(formatBytes((3 * 2 ** 30) / 2), '1.50 GiB');
   assert.equal(formatBytes(undefined), '–');
   assert.equal(exactBytes(25165824).replace(/\D/g, ''), '25165824');
   assert.equal(exactBytes(25165824), '25\u202f165\u202f824 B');
@@ -37,10 +54,23 @@ test('bytes are shown in binary units and exactly with grouped digits', () => {
 });
 
 test('the Markdown table lists every group with the planner’s numbers', () => {
-  const graph = { ops: [{ name: 'x', kind: 'input' }, { name: 'a|b', kind: 'relu' }] };
-  const plan = { bytes_unfused: 48, bytes_fused: 32, speedup_estimate: 1.5, kernels_unfused: 2, kernels_fused: 2,
-    groups: [{ id: 0, ops: [0], inputs: [], outputs: [0], bytes_read: 0, bytes_written: 16 },
-      { id: 1, ops: [1], inputs: [0], outputs: [1], bytes_read: 16, bytes_written: 16 }] };
+  const graph = {
+    ops: [
+      { name: 'x', kind: 'input' },
+      { name: 'a|b', kind: 'relu' },
+    ],
+  };
+  const plan = {
+    bytes_unfused: 48,
+    bytes_fused: 32,
+    speedup_estimate: 1.5,
+    kernels_unfused: 2,
+    kernels_fused: 2,
+    groups: [
+      { id: 0, ops: [0], inputs: [], outputs: [0], bytes_read: 0, bytes_written: 16 },
+      { id: 1, ops: [1], inputs: [0], outputs: [1], bytes_read: 16, bytes_written: 16 },
+    ],
+  };
   const md = planMarkdown(graph, plan);
   assert.match(md, /48 B → 32 B moved \(1\.50×\), kernels 2 → 2/);
   assert.match(md, /\| 1 \| `a\\\|b` \| `x` \| `a\\\|b` \| 16 \| 16 \|/);
@@ -49,9 +79,15 @@ test('the Markdown table lists every group with the planner’s numbers', () => 
 
 test('reasons that follow from the op kinds are plain; a rule’s block is drawn as blocked', () => {
   assert.deepEqual(['source', 'barrier_producer', 'barrier_consumer'].map(isBlocked), [false, false, false]);
-  assert.deepEqual(['shape', 'cycle', 'anchor', 'layout', 'multi_pass', 'limit', 'unprofitable', 'region'].every(isBlocked), true);
+  assert.deepEqual(
+    ['shape', 'cycle', 'anchor', 'layout', 'multi_pass', 'limit', 'unprofitable', 'region'].every(isBlocked),
+    true,
+  );
   assert.equal(isBlocked(undefined), false);
-  assert.match(explainReason({ fused: false, reason: 'multi_pass' }, { producer: 'm', consumer: 'sub' }), /^sub needs a full-size tensor .* of m/);
+  assert.match(
+    explainReason({ fused: false, reason: 'multi_pass' }, { producer: 'm', consumer: 'sub' }),
+    /^sub needs a full-size tensor .* of m/,
+  );
   assert.match(explainReason({ fused: false, reason: 'anchor' }, { producer: 'mm', consumer: 'sum' }), /two heavy ops/);
 });
 

@@ -19,19 +19,32 @@ class FakeWorker {
     this.terminated = false;
     started.push(this);
   }
-  postMessage(data, transfer) { this.posted.push({ data, transfer }); }
-  terminate() { this.terminated = true; }
-  reply(data) { this.onmessage({ data }); }
-  crash(message) { this.onerror({ message, preventDefault() {} }); }
+  postMessage(data, transfer) {
+    this.posted.push({ data, transfer });
+  }
+  terminate() {
+    this.terminated = true;
+  }
+  reply(data) {
+    this.onmessage({ data });
+  }
+  crash(message) {
+    this.onerror({ message, preventDefault() {} });
+  }
 }
-beforeEach(() => { started = []; globalThis.Worker = FakeWorker; });
-afterEach(() => { delete globalThis.Worker; });
+beforeEach(() => {
+  started = [];
+  globalThis.Worker = FakeWorker;
+});
+afterEach(() => {
+  delete globalThis.Worker;
+});
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 const BIAS_RELU = readFileSync(new URL('../../examples/bias-relu.json', import.meta.url), 'utf8');
 const OPTIONS = { broadcast: true, resident_sources: false };
 
-test('the planner waits for the worker to be ready, then plans there and counts the answer as the worker\'s', async () => {
+test("the planner waits for the worker to be ready, then plans there and counts the answer as the worker's", async () => {
   const planner = createPlanner();
   assert.equal(started.length, 1, 'the planner worker starts at once');
   const [w] = started;
@@ -78,7 +91,7 @@ test('a planner worker that cannot load the module hands everything to the main 
   assert.equal((await planner.plan(BIAS_RELU, OPTIONS)).ok, true);
 });
 
-test('the importer transfers the file\'s buffer to its worker and returns the worker\'s result', async () => {
+test("the importer transfers the file's buffer to its worker and returns the worker's result", async () => {
   const importer = createImporter();
   assert.equal(started.length, 0, 'no worker before the first import');
   const buffer = new ArrayBuffer(4);

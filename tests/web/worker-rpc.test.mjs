@@ -8,10 +8,18 @@ import { createWorkerRpc } from '../../web/src/worker-rpc/worker-rpc.js';
 class FakeWorker {
   posted = [];
   terminated = false;
-  postMessage(data, transfer) { this.posted.push({ data, transfer }); }
-  terminate() { this.terminated = true; }
-  reply(data) { this.onmessage({ data }); }
-  crash(message) { this.onerror({ message, preventDefault() {} }); }
+  postMessage(data, transfer) {
+    this.posted.push({ data, transfer });
+  }
+  terminate() {
+    this.terminated = true;
+  }
+  reply(data) {
+    this.onmessage({ data });
+  }
+  crash(message) {
+    this.onerror({ message, preventDefault() {} });
+  }
 }
 
 // An rpc over fake workers; `workers` lists every worker it started, `mainCalls` the requests run on the main thread.
@@ -19,8 +27,15 @@ function setup(options = {}) {
   const workers = [];
   const mainCalls = [];
   const rpc = createWorkerRpc({
-    start: () => { const w = new FakeWorker(); workers.push(w); return w; },
-    main: (request) => { mainCalls.push(request); return { main: true, echo: request.n }; },
+    start: () => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w;
+    },
+    main: (request) => {
+      mainCalls.push(request);
+      return { main: true, echo: request.n };
+    },
     ...options,
   });
   return { rpc, workers, mainCalls };
@@ -46,7 +61,10 @@ test('replies may come in any order: each resolves its own request', async () =>
   const ids = workers[0].posted.map(({ data }) => data.id);
   assert.equal(new Set(ids).size, 3);
   for (const k of [2, 0, 1]) workers[0].reply({ id: ids[k], value: k + 1 });
-  assert.deepEqual((await Promise.all(answers)).map((r) => r.value), [1, 2, 3]);
+  assert.deepEqual(
+    (await Promise.all(answers)).map((r) => r.value),
+    [1, 2, 3],
+  );
 });
 
 test('an error reply is data: it resolves its request like any other reply', async () => {
@@ -69,8 +87,13 @@ test('transferables are handed to postMessage', () => {
 test('when no worker can start, every request runs on the main thread and where() says so', async () => {
   const mainCalls = [];
   const rpc = createWorkerRpc({
-    start: () => { throw new Error('Worker is not defined'); },
-    main: (request) => { mainCalls.push(request); return { main: true }; },
+    start: () => {
+      throw new Error('Worker is not defined');
+    },
+    main: (request) => {
+      mainCalls.push(request);
+      return { main: true };
+    },
   });
   assert.equal(rpc.where(), 'worker', 'nothing is tried before the first call');
   assert.deepEqual(await rpc.call({ n: 1 }), { main: true });
@@ -80,7 +103,14 @@ test('when no worker can start, every request runs on the main thread and where(
 });
 
 test('a main-thread fallback that throws rejects its request', async () => {
-  const rpc = createWorkerRpc({ start: () => { throw new Error('no workers'); }, main: () => { throw new Error('bad input'); } });
+  const rpc = createWorkerRpc({
+    start: () => {
+      throw new Error('no workers');
+    },
+    main: () => {
+      throw new Error('bad input');
+    },
+  });
   await assert.rejects(rpc.call({ n: 1 }), /bad input/);
 });
 
@@ -92,11 +122,17 @@ test('a crash stops the worker; unanswered requests run on the main thread, and 
   workers[0].crash('out of memory');
   assert.equal(workers[0].terminated, true);
   assert.deepEqual(crashes, ['out of memory']);
-  assert.deepEqual(await Promise.all([first, second]), [{ main: true, echo: 1 }, { main: true, echo: 2 }]);
+  assert.deepEqual(await Promise.all([first, second]), [
+    { main: true, echo: 1 },
+    { main: true, echo: 2 },
+  ]);
   assert.equal(rpc.where(), 'main');
   assert.deepEqual(await rpc.call({ n: 3 }), { main: true, echo: 3 });
   assert.equal(workers.length, 1, 'no worker is started again');
-  assert.deepEqual(mainCalls.map((r) => r.n), [1, 2, 3]);
+  assert.deepEqual(
+    mainCalls.map((r) => r.n),
+    [1, 2, 3],
+  );
 });
 
 test("a crash with afterCrash 'restart': unanswered requests get their lost() answer, the next call a fresh worker", async () => {
@@ -115,7 +151,10 @@ test("a crash with afterCrash 'restart': unanswered requests get their lost() an
 
 test('restart(reason) stops a live worker and sends its unanswered requests on again, to a fresh worker', async () => {
   const { rpc, workers } = setup();
-  const answer = rpc.call({ n: 1, engine: 'slow' }, { lost: (reason, request) => rpc.call({ ...request, engine: 'quick', reason }) });
+  const answer = rpc.call(
+    { n: 1, engine: 'slow' },
+    { lost: (reason, request) => rpc.call({ ...request, engine: 'quick', reason }) },
+  );
   rpc.restart('took too long');
   assert.equal(workers[0].terminated, true);
   assert.equal(workers.length, 2);
@@ -152,7 +191,9 @@ test('lazy false starts the worker at once; messages without an id go to onEvent
 test('a request the worker cannot take (postMessage throws) rejects, and the rest still work', async () => {
   const { rpc, workers } = setup();
   rpc.call({ n: 0 });
-  workers[0].postMessage = () => { throw new Error('could not be cloned'); };
+  workers[0].postMessage = () => {
+    throw new Error('could not be cloned');
+  };
   await assert.rejects(rpc.call({ n: 1 }), /could not be cloned/);
   delete workers[0].postMessage;
   const answer = rpc.call({ n: 2 });

@@ -25,14 +25,18 @@ function graphRequest({ attrs, inlineText, baseUrl, pageOrigin }) {
       return { graph: { kind: 'none' }, error: `src="${attrs.src}" is not a URL.` };
     }
     if (url.origin !== pageOrigin) {
-      return { graph: { kind: 'none' },
-        error: `src must be on this site (${pageOrigin}); ${url.origin} is another origin. Put the graph inline instead.` };
+      return {
+        graph: { kind: 'none' },
+        error: `src must be on this site (${pageOrigin}); ${url.origin} is another origin. Put the graph inline instead.`,
+      };
     }
     return { graph: { kind: 'src', url: url.href } };
   }
   if (attrs.example) return { graph: { kind: 'example', id: attrs.example } };
-  return { graph: { kind: 'none' },
-    error: 'No graph: put it in a <script type="application/json"> child, or give src="graph.json" or example="…".' };
+  return {
+    graph: { kind: 'none' },
+    error: 'No graph: put it in a <script type="application/json"> child, or give src="graph.json" or example="…".',
+  };
 }
 
 // strategy="…" and hardware="…" as options, or an error naming the attribute that is not a name.
@@ -41,7 +45,11 @@ function choices(attrs) {
   for (const key of ['strategy', 'hardware']) {
     const v = attrs[key]?.trim().toLowerCase();
     if (v === undefined || v === '') continue;
-    if (!isChoiceName(v)) return { options, error: `${key}="${attrs[key].slice(0, 40)}" is not a ${key} name (such as ${key === 'strategy' ? 'xla or tvm' : 'a100 or h100'}).` };
+    if (!isChoiceName(v))
+      return {
+        options,
+        error: `${key}="${attrs[key].slice(0, 40)}" is not a ${key} name (such as ${key === 'strategy' ? 'xla or tvm' : 'a100 or h100'}).`,
+      };
     options[key] = v;
   }
   return { options, error: null };

@@ -30,8 +30,13 @@ import { h } from '../views/dom.js';
 
 let planner = null; // one planner (one worker) for every element on the page
 const ATTRS = ['src', 'example', 'broadcast', 'resident-sources', 'strategy', 'hardware', 'color-by', 'playground'];
-const CARDS = [['bytes_unfused', 'Bytes unfused'], ['bytes_fused', 'Bytes fused', 'accent'], ['speedup', 'Speedup'], ['kernels', 'Kernels'],
-  ['time', 'Est. time']];
+const CARDS = [
+  ['bytes_unfused', 'Bytes unfused'],
+  ['bytes_fused', 'Bytes fused', 'accent'],
+  ['speedup', 'Speedup'],
+  ['kernels', 'Kernels'],
+  ['time', 'Est. time'],
+];
 
 class FusionPlaygroundElement extends HTMLElement {
   static observedAttributes = ATTRS;
@@ -47,19 +52,36 @@ class FusionPlaygroundElement extends HTMLElement {
 
   #build() {
     const root = this.attachShadow({ mode: 'open' });
-    const card = ([key, label, cls]) => h('div', { class: `card ${cls ?? ''}` },
-      h('div', { class: 'label' }, label), h('div', { class: 'value', part: key, 'data-value': key }, '–'));
+    const card = ([key, label, cls]) =>
+      h(
+        'div',
+        { class: `card ${cls ?? ''}` },
+        h('div', { class: 'label' }, label),
+        h('div', { class: 'value', part: key, 'data-value': key }, '–'),
+      );
     this.$ = {
       cards: h('div', { class: 'cards', role: 'group', 'aria-label': 'Plan totals' }, CARDS.map(card)),
-      graph: h('div', { class: 'graph', role: 'img', 'aria-label': 'Op graph; fusion groups are drawn as coloured clusters' }),
+      graph: h('div', {
+        class: 'graph',
+        role: 'img',
+        'aria-label': 'Op graph; fusion groups are drawn as coloured clusters',
+      }),
       message: h('div', { class: 'message', role: 'alert', hidden: true }),
       legend: h('div', { class: 'legend', 'aria-label': 'Legend: bytes moved per op', hidden: true }),
       status: h('span', { class: 'status', role: 'status' }, 'Loading the planner…'),
       open: h('a', { target: '_blank', rel: 'noopener' }, 'Open in playground ↗'),
     };
-    root.append(h('style', {}, css), h('div', { class: 'fp' }, this.$.cards,
-      h('div', { class: 'graph-wrap' }, this.$.graph, this.$.message), this.$.legend,
-      h('div', { class: 'foot' }, this.$.status, this.$.open)));
+    root.append(
+      h('style', {}, css),
+      h(
+        'div',
+        { class: 'fp' },
+        this.$.cards,
+        h('div', { class: 'graph-wrap' }, this.$.graph, this.$.message),
+        this.$.legend,
+        h('div', { class: 'foot' }, this.$.status, this.$.open),
+      ),
+    );
     this.view = null; // the graph view starts once the graph area has a size
     this.seq = 0;
   }
@@ -69,7 +91,12 @@ class FusionPlaygroundElement extends HTMLElement {
     const seq = ++this.seq;
     const attrs = Object.fromEntries(ATTRS.map((a) => [a, this.getAttribute(a)]));
     const inline = this.querySelector(':scope > script[type="application/json"]')?.textContent ?? '';
-    const config = readElementConfig({ attrs, inlineText: inline, baseUrl: document.baseURI, pageOrigin: location.origin });
+    const config = readElementConfig({
+      attrs,
+      inlineText: inline,
+      baseUrl: document.baseURI,
+      pageOrigin: location.origin,
+    });
     const text = config.error ? null : await this.#graphText(config.graph);
     if (seq !== this.seq) return;
     if (typeof text !== 'string') return this.#fail(config.error ?? text.error);
@@ -111,17 +138,23 @@ class FusionPlaygroundElement extends HTMLElement {
   }
 
   async #draw(graph, plan, colorBy, seq) {
-    const set = (key, value, title = '') => Object.assign(this.$.cards.querySelector(`[data-value="${key}"]`), { textContent: value, title });
+    const set = (key, value, title = '') =>
+      Object.assign(this.$.cards.querySelector(`[data-value="${key}"]`), { textContent: value, title });
     set('bytes_unfused', formatBytes(plan.bytes_unfused), exactBytes(plan.bytes_unfused));
     set('bytes_fused', formatBytes(plan.bytes_fused), exactBytes(plan.bytes_fused));
     set('speedup', formatSpeedup(plan.speedup_estimate), 'bytes unfused ÷ bytes fused');
     set('kernels', `${plan.kernels_unfused} → ${plan.kernels_fused}`, 'before → after');
-    set('time', formatTime(plan.time_fused_us), `${plan.time_fused_us} µs estimated on ${plan.options?.hardware ?? '?'} ` +
-      `(${formatTime(plan.time_unfused_us)} unfused, ${formatSpeedup(plan.time_speedup)} faster fused)`);
+    set(
+      'time',
+      formatTime(plan.time_fused_us),
+      `${plan.time_fused_us} µs estimated on ${plan.options?.hardware ?? '?'} ` +
+        `(${formatTime(plan.time_unfused_us)} unfused, ${formatSpeedup(plan.time_speedup)} faster fused)`,
+    );
     this.$.message.hidden = true;
     this.$.status.classList.remove('error');
     const fused = plan.groups.filter((g) => g.ops.length > 1).length;
-    this.$.status.textContent = `${graph.ops.length} ops → ${plan.kernels_fused} kernel${plan.kernels_fused === 1 ? '' : 's'} (${fused} fused)` +
+    this.$.status.textContent =
+      `${graph.ops.length} ops → ${plan.kernels_fused} kernel${plan.kernels_fused === 1 ? '' : 's'} (${fused} fused)` +
       ` · ${plan.options?.strategy ?? 'seed'} strategy on ${plan.options?.hardware ?? '?'}`;
     const vm = buildViewModel(graph, plan);
     const box = this.$.graph.getBoundingClientRect();

@@ -4,8 +4,11 @@
 // examples/*.json and the PyTorch models examples/models/*.json. Only the bundler reads the files; gallery.js
 // says which ids are shown and how they are titled.
 
-const files = import.meta.glob(['../../../examples/*.json', '../../../examples/models/*.json'],
-  { query: '?raw', import: 'default', eager: true });
+const files = import.meta.glob(['../../../examples/*.json', '../../../examples/models/*.json'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
 
 export const EXAMPLES = Object.fromEntries(
   Object.entries(files).map(([path, text]) => [path.replace(/^.*\/(.+)\.json$/, '$1'), text]),

@@ -25,10 +25,13 @@ export function offsetOf(text, line, column) {
 // "/ops/3/inputs/0" → ['ops', 3, 'inputs', 0]
 export function pointerSegments(path) {
   if (!path) return [];
-  return path.split('/').slice(1).map((s) => {
-    const key = s.replace(/~1/g, '/').replace(/~0/g, '~');
-    return /^\d+$/.test(key) ? Number(key) : key;
-  });
+  return path
+    .split('/')
+    .slice(1)
+    .map((s) => {
+      const key = s.replace(/~1/g, '/').replace(/~0/g, '~');
+      return /^\d+$/.test(key) ? Number(key) : key;
+    });
 }
 
 // The text range of the node at a JSON pointer (or its nearest ancestor), clipped to its first line.
@@ -65,6 +68,7 @@ export function toDiagnostics(text, result) {
 export function summarize(err) {
   if (!err) return '';
   const said = new RegExp(`line ${err.line}\\b`, 'i').test(err.message ?? '');
-  const where = err.line != null && !said ? `Line ${err.line}${err.column != null ? `, column ${err.column}` : ''}: ` : '';
+  const where =
+    err.line != null && !said ? `Line ${err.line}${err.column != null ? `, column ${err.column}` : ''}: ` : '';
   return `${where}${err.message ?? err.code}`;
 }

@@ -24,13 +24,19 @@ export function parseGraphText(text) {
 // A JSON value on one line with ", " between items ("[4096, 768]").
 function formatValue(v) {
   if (Array.isArray(v)) return `[${v.map(formatValue).join(', ')}]`;
-  if (v && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${formatValue(x)}`).join(', ')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}: ${formatValue(x)}`)
+      .join(', ')}}`;
   return JSON.stringify(v);
 }
 
 // One op as a single JSON line with keys in KEY_ORDER, then any other keys as written.
 function formatOp(op) {
-  const keys = [...KEY_ORDER.filter((k) => op[k] !== undefined), ...Object.keys(op).filter((k) => !KEY_ORDER.includes(k))];
+  const keys = [
+    ...KEY_ORDER.filter((k) => op[k] !== undefined),
+    ...Object.keys(op).filter((k) => !KEY_ORDER.includes(k)),
+  ];
   return `{${keys.map((k) => `${JSON.stringify(k)}: ${formatValue(op[k])}`).join(', ')}}`;
 }
 
@@ -61,8 +67,14 @@ export function opLabel(graph, i) {
 
 // "1024, 768" → [1024, 768]; "" or "[]" → []; null when not a list of non-negative integers.
 export function parseShape(text) {
-  const t = String(text).trim().replace(/^\[|\]$/g, '').trim();
+  const t = String(text)
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .trim();
   if (t === '') return [];
-  const dims = t.split(/[\s,x×]+/).filter(Boolean).map(Number);
+  const dims = t
+    .split(/[\s,x×]+/)
+    .filter(Boolean)
+    .map(Number);
   return dims.every((d) => Number.isSafeInteger(d) && d >= 0) ? dims : null;
 }

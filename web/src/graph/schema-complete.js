@@ -12,7 +12,12 @@ import { categoryOf } from './op-kinds.js';
 
 // The inside of the string token around pos ({quoted: true}), or the word before pos ({quoted: false}).
 function tokenRange(text, pos, node) {
-  if (node && (node.type === 'string' || node.type === 'property') && pos > node.offset && pos <= node.offset + node.length) {
+  if (
+    node &&
+    (node.type === 'string' || node.type === 'property') &&
+    pos > node.offset &&
+    pos <= node.offset + node.length
+  ) {
     const end = node.offset + node.length;
     const closed = node.length > 1 && text[end - 1] === '"';
     return { from: node.offset + 1, to: closed ? end - 1 : end, quoted: true };
@@ -41,14 +46,36 @@ export function schemaCompletions(text, pos, schema) {
   if (loc.isAtPropertyKey && inOp) {
     const have = presentKeys(text, pos);
     const props = Object.entries(defs.op.properties).filter(([k]) => !have.has(k) || k === path[2]);
-    return { ...range, options: props.map(([k, p]) => ({ label: k, apply: key(k), detail: 'field', info: p.description ?? defs[k]?.description, type: 'property' })) };
+    return {
+      ...range,
+      options: props.map(([k, p]) => ({
+        label: k,
+        apply: key(k),
+        detail: 'field',
+        info: p.description ?? defs[k]?.description,
+        type: 'property',
+      })),
+    };
   }
   if (loc.isAtPropertyKey && path.length === 1) {
-    return { ...range, options: [{ label: 'ops', apply: key('ops'), detail: 'field', info: schema.properties.ops.description, type: 'property' }] };
+    return {
+      ...range,
+      options: [
+        { label: 'ops', apply: key('ops'), detail: 'field', info: schema.properties.ops.description, type: 'property' },
+      ],
+    };
   }
   if (!loc.isAtPropertyKey && inOp && (path[2] === 'kind' || path[2] === 'dtype')) {
     const values = defs[path[2]].enum;
-    return { ...range, options: values.map((v) => ({ label: v, apply: value(v), detail: path[2] === 'kind' ? categoryOf(v) : 'dtype', type: 'enum' })) };
+    return {
+      ...range,
+      options: values.map((v) => ({
+        label: v,
+        apply: value(v),
+        detail: path[2] === 'kind' ? categoryOf(v) : 'dtype',
+        type: 'enum',
+      })),
+    };
   }
   return null;
 }

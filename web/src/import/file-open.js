@@ -31,9 +31,14 @@ export function installFileOpen({ store, dispatch, editable }) {
     $('import-text').textContent = text;
     const list = $('import-warnings');
     list.hidden = warnings.length === 0;
-    list.querySelector('summary').textContent = `${warnings.length} warning${warnings.length === 1 ? '' : 's'} from the importer`;
-    list.querySelector('ul').replaceChildren(...warnings.slice(0, 200).map((w) => h('li', {}, String(w))),
-      warnings.length > 200 ? h('li', {}, `… and ${warnings.length - 200} more`) : null);
+    list.querySelector('summary').textContent =
+      `${warnings.length} warning${warnings.length === 1 ? '' : 's'} from the importer`;
+    list
+      .querySelector('ul')
+      .replaceChildren(
+        ...warnings.slice(0, 200).map((w) => h('li', {}, String(w))),
+        warnings.length > 200 ? h('li', {}, `… and ${warnings.length - 200} more`) : null,
+      );
   }
   const fail = (message) => {
     bar.hidden = true;
@@ -43,7 +48,8 @@ export function installFileOpen({ store, dispatch, editable }) {
   // Follows the imported text through planning and drawing, for the status line and the timings.
   function follow(run, result) {
     const { text } = result;
-    const show = (tail, busy) => say(`${importSummary(result.name, result)} · ${tail}`, { busy, warnings: result.warnings });
+    const show = (tail, busy) =>
+      say(`${importSummary(result.name, result)} · ${tail}`, { busy, warnings: result.warnings });
     let unsubscribe = () => {};
     const drawn = new MutationObserver(() => {
       if (run.id !== current) return stop();
@@ -52,7 +58,10 @@ export function installFileOpen({ store, dispatch, editable }) {
       stop();
       show(`on screen ${seconds(run.toDrawnMs)} after opening`, false);
     });
-    const stop = () => { drawn.disconnect(); unsubscribe(); };
+    const stop = () => {
+      drawn.disconnect();
+      unsubscribe();
+    };
     unsubscribe = store.subscribe((s) => {
       if (run.id !== current || s.text !== text) return stop();
       if (run.toNumbersMs !== null || s.planned?.text !== text) return;
@@ -66,7 +75,16 @@ export function installFileOpen({ store, dispatch, editable }) {
 
   async function importBuffer(name, buffer, t0) {
     const id = ++current;
-    const run = { id, t0, name, bytes: buffer.byteLength, readMs: performance.now() - t0, importMs: null, toNumbersMs: null, toDrawnMs: null };
+    const run = {
+      id,
+      t0,
+      name,
+      bytes: buffer.byteLength,
+      readMs: performance.now() - t0,
+      importMs: null,
+      toNumbersMs: null,
+      toDrawnMs: null,
+    };
     timings.last = run;
     say(`Importing ${name} (${formatBytes(buffer.byteLength)})…`, { busy: true });
     const result = await importer.importFile(name, buffer);
@@ -123,12 +141,20 @@ export function installFileOpen({ store, dispatch, editable }) {
     if (file) openFile(file);
   });
   document.addEventListener('keydown', (e) => {
-    if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'o' && !document.querySelector('dialog[open]')) {
+    if (
+      (e.ctrlKey || e.metaKey) &&
+      !e.shiftKey &&
+      !e.altKey &&
+      e.key.toLowerCase() === 'o' &&
+      !document.querySelector('dialog[open]')
+    ) {
       e.preventDefault();
       input.click();
     }
   });
-  $('import-close').addEventListener('click', () => { bar.hidden = true; });
+  $('import-close').addEventListener('click', () => {
+    bar.hidden = true;
+  });
   installDrop(openFile, (message) => dispatch({ type: 'notice', level: 'info', message }));
 
   const fromLink = modelUrlFromSearch(location.search, location.href);
@@ -142,34 +168,53 @@ function installDrop(openFile, tell) {
   const overlay = $('drop-overlay');
   const hasFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
   let depth = 0;
-  const show = (on) => { overlay.hidden = !on; };
-  window.addEventListener('dragenter', (e) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    depth++;
-    show(true);
-  }, true);
-  window.addEventListener('dragover', (e) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    e.stopPropagation();
-    e.dataTransfer.dropEffect = 'copy';
-  }, true);
-  window.addEventListener('dragleave', (e) => {
-    if (!hasFiles(e)) return;
-    depth = Math.max(0, depth - 1);
-    if (depth === 0 || e.relatedTarget === null) show(false);
-  }, true);
-  window.addEventListener('drop', (e) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    e.stopPropagation();
-    depth = 0;
-    show(false);
-    const t0 = performance.now();
-    const files = [...e.dataTransfer.files];
-    if (!files.length) return;
-    if (files.length > 1) tell(`${files.length} files were dropped; the page opens one at a time — opening ${files[0].name}.`);
-    openFile(files[0], t0);
-  }, true);
+  const show = (on) => {
+    overlay.hidden = !on;
+  };
+  window.addEventListener(
+    'dragenter',
+    (e) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      depth++;
+      show(true);
+    },
+    true,
+  );
+  window.addEventListener(
+    'dragover',
+    (e) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      e.dataTransfer.dropEffect = 'copy';
+    },
+    true,
+  );
+  window.addEventListener(
+    'dragleave',
+    (e) => {
+      if (!hasFiles(e)) return;
+      depth = Math.max(0, depth - 1);
+      if (depth === 0 || e.relatedTarget === null) show(false);
+    },
+    true,
+  );
+  window.addEventListener(
+    'drop',
+    (e) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      depth = 0;
+      show(false);
+      const t0 = performance.now();
+      const files = [...e.dataTransfer.files];
+      if (!files.length) return;
+      if (files.length > 1)
+        tell(`${files.length} files were dropped; the page opens one at a time — opening ${files[0].name}.`);
+      openFile(files[0], t0);
+    },
+    true,
+  );
 }

@@ -25,7 +25,9 @@ export function createImporter() {
   return {
     where: rpc.where,
     async importFile(name, buffer) {
-      const failed = (message) => ({ result: { ok: false, name, error: { message, node: null, opType: null, path: null, code: 'worker_failed' } } });
+      const failed = (message) => ({
+        result: { ok: false, name, error: { message, node: null, opType: null, path: null, code: 'worker_failed' } },
+      });
       const reply = await rpc.call({ name, buffer }, { transfer: [buffer], lost: failed });
       return reply.result;
     },

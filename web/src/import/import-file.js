@@ -37,10 +37,12 @@ function fromJson(bytes) {
   try {
     graph = JSON.parse(text);
   } catch (e) {
-    throw new Error(`it is not valid JSON (${e.message})`);
+    throw new Error(`it is not valid JSON (${e.message})`, { cause: e });
   }
   if (!graph || typeof graph !== 'object' || !Array.isArray(graph.ops)) {
-    throw new Error('it is JSON but not an op graph: the top level needs an "ops" list (see the JSON format in the README)');
+    throw new Error(
+      'it is JSON but not an op graph: the top level needs an "ops" list (see the JSON format in the README)',
+    );
   }
   return { text: hasLongLine(text) ? formatGraph(graph) : text, ops: graph.ops.length, warnings: [], stats: null };
 }
@@ -51,7 +53,11 @@ function fromOnnx(name, bytes) {
 }
 
 const errorData = (e) => ({
-  message: e?.message ?? String(e), node: e?.node ?? null, opType: e?.opType ?? null, path: e?.path ?? null, code: e?.code ?? null,
+  message: e?.message ?? String(e),
+  node: e?.node ?? null,
+  opType: e?.opType ?? null,
+  path: e?.path ?? null,
+  code: e?.code ?? null,
 });
 
 export function importBytes(name, bytes) {

@@ -23,10 +23,16 @@ export function modelUrlFromSearch(search, pageHref) {
   const raw = new URLSearchParams(search).get(MODEL_PARAM);
   if (raw === null) return null;
   const value = raw.trim();
-  const refuse = (why) => ({ ok: false, message: `The model address “${value}” in ?${MODEL_PARAM}= was not loaded: ${why}` });
-  if (value === '') return refuse('it is empty; give a path to a .onnx or .json file on this site, e.g. ?onnx=models/resnet18.onnx.');
+  const refuse = (why) => ({
+    ok: false,
+    message: `The model address “${value}” in ?${MODEL_PARAM}= was not loaded: ${why}`,
+  });
+  if (value === '')
+    return refuse('it is empty; give a path to a .onnx or .json file on this site, e.g. ?onnx=models/resnet18.onnx.');
   if (SCHEME.test(value) || /^[\\/]{2}/.test(value)) {
-    return refuse('only a relative path to a file on this site is allowed (no http://, https://, data: or //host addresses).');
+    return refuse(
+      'only a relative path to a file on this site is allowed (no http://, https://, data: or //host addresses).',
+    );
   }
   let url;
   try {
@@ -34,12 +40,15 @@ export function modelUrlFromSearch(search, pageHref) {
   } catch {
     return refuse('it is not a valid address.');
   }
-  if (url.origin !== new URL(pageHref).origin) return refuse('it points to another site; only files on this site can be loaded.');
+  if (url.origin !== new URL(pageHref).origin)
+    return refuse('it points to another site; only files on this site can be loaded.');
   const segment = url.pathname.split('/').filter(Boolean).pop() ?? 'model';
   let name = segment;
   try {
     name = decodeURIComponent(segment);
-  } catch { /* keep it encoded */ }
+  } catch {
+    /* keep it encoded */
+  }
   return { ok: true, url: url.href, name };
 }
 

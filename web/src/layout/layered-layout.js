@@ -63,7 +63,9 @@ function topoOrder(succ, pred) {
 // Longest-path layers; a source moves down to just above its nearest consumer.
 function layersOf(order, succ, pred) {
   const rank = new Array(order.length);
-  order.forEach((v, k) => { rank[v] = k; });
+  order.forEach((v, k) => {
+    rank[v] = k;
+  });
   const layer = new Array(order.length).fill(0);
   for (const v of order) for (const u of pred[v]) if (rank[u] < rank[v]) layer[v] = Math.max(layer[v], layer[u] + 1);
   for (const v of order) {
@@ -89,7 +91,9 @@ function sweep(rows, side, pos, upward) {
     const keyed = rows[r].map((v) => [key(v), pos[v], v]);
     keyed.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     rows[r] = keyed.map((x) => x[2]);
-    rows[r].forEach((v, k) => { pos[v] = k / Math.max(1, rows[r].length - 1); });
+    rows[r].forEach((v, k) => {
+      pos[v] = k / Math.max(1, rows[r].length - 1);
+    });
   }
 }
 
@@ -135,7 +139,10 @@ export function layeredLayout(graph) {
   const order = topoOrder(succ, pred);
   const rows = bucket(order, layersOf(order, succ, pred));
   const pos = new Array(nodes.length).fill(0);
-  for (const row of rows) row.forEach((v, k) => { pos[v] = k / Math.max(1, row.length - 1); });
+  for (const row of rows)
+    row.forEach((v, k) => {
+      pos[v] = k / Math.max(1, row.length - 1);
+    });
   sweep(rows, pred, pos, false);
   sweep(rows, succ, pos, true);
   sweep(rows, pred, pos, false);

@@ -41,7 +41,10 @@ export function nodeLines(n) {
 // The box of a drawn node: nodeSize of its lines, taller by a line per extra line.
 export function boxOf(n) {
   const [label, ...rest] = nodeLines(n);
-  const size = nodeSize(label, rest.reduce((a, b) => (b.length > a.length ? b : a), ''));
+  const size = nodeSize(
+    label,
+    rest.reduce((a, b) => (b.length > a.length ? b : a), ''),
+  );
   return { width: size.width, height: size.height + 15 * (rest.length - 1) };
 }
 
@@ -53,17 +56,23 @@ export function buildElkGraph(vm, { direction = 'DOWN', aspect } = {}) {
     if (!g.multi || large) continue;
     children.push({
       id: g.id,
-      layoutOptions: { 'elk.padding': '[top=30,left=12,bottom=12,right=12]', 'elk.layered.spacing.nodeNodeBetweenLayers': '34' },
+      layoutOptions: {
+        'elk.padding': '[top=30,left=12,bottom=12,right=12]',
+        'elk.layered.spacing.nodeNodeBetweenLayers': '34',
+      },
       children: vm.nodes.filter((n) => n.parent === g.id).map(box),
     });
   }
   for (const n of vm.nodes) if (!n.parent || large) children.push(box(n));
   // Past a few hundred ops the thorough settings take many seconds; these keep 1,000 ops to a few.
-  const fast = large ? {
-    'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF', 'elk.layered.thoroughness': '1',
-    'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
-    'elk.layered.cycleBreaking.strategy': 'DEPTH_FIRST', // the graph is a DAG: nothing to break
-  } : {};
+  const fast = large
+    ? {
+        'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
+        'elk.layered.thoroughness': '1',
+        'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
+        'elk.layered.cycleBreaking.strategy': 'DEPTH_FIRST', // the graph is a DAG: nothing to break
+      }
+    : {};
   return {
     id: 'root',
     layoutOptions: {

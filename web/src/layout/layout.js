@@ -19,11 +19,12 @@ export const ELK_TIMEOUT_MS = 10_000;
 
 let rpc = null; // one worker for every layout on the page, started on first use
 
-const workers = () => (rpc ??= createWorkerRpc({
-  start: () => new Worker(new URL('./layout-worker.js', import.meta.url), { type: 'module' }),
-  main: async (request) => (await import('./run-layout.js')).runLayout(request),
-  crashReason: () => 'the layout worker stopped',
-}));
+const workers = () =>
+  (rpc ??= createWorkerRpc({
+    start: () => new Worker(new URL('./layout-worker.js', import.meta.url), { type: 'module' }),
+    main: async (request) => (await import('./run-layout.js')).runLayout(request),
+    crashReason: () => 'the layout worker stopped',
+  }));
 
 // One request. Unanswered when its worker stops (an error, or another request's timeout), it is asked again
 // for the quick placement, keeping its first reason.
@@ -45,7 +46,11 @@ function ask(job) {
 export async function layoutGraph(vm, options) {
   const graph = buildElkGraph(vm, options);
   const big = vm.nodes.length > ELK_MAX_NODES;
-  const reply = await ask({ graph, engine: big ? 'layered' : 'elk', reason: big ? `more than ${ELK_MAX_NODES} nodes to draw` : null });
+  const reply = await ask({
+    graph,
+    engine: big ? 'layered' : 'elk',
+    reason: big ? `more than ${ELK_MAX_NODES} nodes to draw` : null,
+  });
   if (!reply.ok) throw new Error(reply.error);
   return { ...readLayout(reply.result), engine: reply.engine, reason: reply.reason ?? null };
 }

@@ -29,8 +29,13 @@ export function createLinkSync({ store, dispatch, examples, mode }) {
       // saved as a draft (local storage holds a few MB); the person is told once.
       if (state.text.length > MAX_LINK_TEXT) {
         if (!state.notice) {
-          dispatch({ type: 'notice', level: 'info', message: `This graph (${(state.text.length / 2 ** 20).toFixed(1)} MiB of JSON) ` +
-            `is too large for a share link or a saved draft (limit ${MAX_LINK_TEXT / 2 ** 20} MiB); save the JSON to a file to keep it.` });
+          dispatch({
+            type: 'notice',
+            level: 'info',
+            message:
+              `This graph (${(state.text.length / 2 ** 20).toFixed(1)} MiB of JSON) ` +
+              `is too large for a share link or a saved draft (limit ${MAX_LINK_TEXT / 2 ** 20} MiB); save the JSON to a file to keep it.`,
+          });
         }
         return;
       }
@@ -42,7 +47,8 @@ export function createLinkSync({ store, dispatch, examples, mode }) {
   }
 
   store.subscribe((s, prev) => {
-    if (s.text !== prev.text || s.options !== prev.options || s.example !== prev.example || s.compare !== prev.compare) writeLink(s);
+    if (s.text !== prev.text || s.options !== prev.options || s.example !== prev.example || s.compare !== prev.compare)
+      writeLink(s);
   });
 
   window.addEventListener('hashchange', () => {
@@ -55,7 +61,8 @@ export function createLinkSync({ store, dispatch, examples, mode }) {
       if (s.text !== undefined) return dispatch({ type: 'restore', state: s });
       dispatch({ type: 'load-example', id: s.example });
       // A readable link may also name a strategy, hardware or a compare pair (url-state.js).
-      for (const key of ['strategy', 'hardware']) if (s.options[key]) dispatch({ type: 'set-option', key, value: s.options[key] });
+      for (const key of ['strategy', 'hardware'])
+        if (s.options[key]) dispatch({ type: 'set-option', key, value: s.options[key] });
       if (s.compare) dispatch({ type: 'set-compare', pair: s.compare });
     }
   });
@@ -66,7 +73,10 @@ export function createLinkSync({ store, dispatch, examples, mode }) {
     if (link.kind === 'state') {
       const { example, text } = link.state;
       if (text !== undefined || example in examples) return { state: link.state };
-      return { state: { example: DEFAULT_EXAMPLE }, notice: `There is no example called “${example}”; showing ${findExample(DEFAULT_EXAMPLE).title} instead.` };
+      return {
+        state: { example: DEFAULT_EXAMPLE },
+        notice: `There is no example called “${example}”; showing ${findExample(DEFAULT_EXAMPLE).title} instead.`,
+      };
     }
     if (link.kind === 'error') return { state: { example: DEFAULT_EXAMPLE }, notice: link.message };
     const draft = mode.embed ? null : loadDraft(localStorage);

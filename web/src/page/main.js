@@ -16,7 +16,6 @@ import { createPlanner } from '../planner/planner-client.js';
 import { catalogFrom, labelOf } from '../planner/strategy-catalog.js';
 import { watchPlan } from '../planner/watch-plan.js';
 import { parseMode } from '../share/url-state.js';
-import { ALL_KINDS } from '../graph/op-kinds.js';
 import { createStore } from '../state/store.js';
 import { createCompareView } from '../views/compare-view.js';
 import { $ } from '../views/dom.js';
@@ -66,17 +65,35 @@ const graphView = createGraphView($('graph'), {
 });
 graphView.setEditable(editable);
 const picker = createStrategyPicker({ strategy: $('opt-strategy'), hardware: $('opt-hardware'), dispatch });
-const planPanel = createPlanPanel({ onSelect: select, hardwareLabel: (name) => labelOf(picker.catalog(), 'hardware', name) });
+const planPanel = createPlanPanel({
+  onSelect: select,
+  hardwareLabel: (name) => labelOf(picker.catalog(), 'hardware', name),
+});
 // The compare view (not in embed mode): two strategies' plans side by side, planned by compare-planner.js.
-const compareView = mode.embed ? null : createCompareView(document.querySelector('main.layout'), { dispatch, catalog: picker.catalog, layoutGraph });
-const selectionPanel = createSelectionPanel($('selection-body'), { dispatch, dtypes, kinds: ALL_KINDS });
-const savingsPanel = createSavingsPanel({ onSelect: (target) => { select(target); graphView.centerGroup(target.id); } });
+const compareView = mode.embed
+  ? null
+  : createCompareView(document.querySelector('main.layout'), { dispatch, catalog: picker.catalog, layoutGraph });
+const selectionPanel = createSelectionPanel($('selection-body'), { dispatch, dtypes });
+const savingsPanel = createSavingsPanel({
+  onSelect: (target) => {
+    select(target);
+    graphView.centerGroup(target.id);
+  },
+});
 const statusLine = createStatusLine($('status'), { planMs: () => timings.values.lastPlanMs });
 const editorStatus = createEditorStatus({ line: $('editor-status'), overlay: $('graph-overlay'), editor });
 const chrome = createPageChrome({ editable, graphView, catalog: picker.catalog, dispatch });
-const graphPane = createGraphPane({ graphView, container: $('graph'), overlay: $('graph-overlay'), legend: $('heat-legend'),
-  layoutGraph, getState: store.getState, restoreOverlay: () => editorStatus.render(store.getState()),
-  onLaidOut: timings.laidOut, onDrawn: timings.drawn });
+const graphPane = createGraphPane({
+  graphView,
+  container: $('graph'),
+  overlay: $('graph-overlay'),
+  legend: $('heat-legend'),
+  layoutGraph,
+  getState: store.getState,
+  restoreOverlay: () => editorStatus.render(store.getState()),
+  onLaidOut: timings.laidOut,
+  onDrawn: timings.drawn,
+});
 
 // ---- stage 3: effects ----
 if (compareView) watchCompare(store, planner);
@@ -105,7 +122,10 @@ installOptions({ store, dispatch });
 installShare({ store, examples: EXAMPLES, mode, notice });
 installExport({ store, graphView, notice });
 planner.ready.then(chrome.setVersion, () => {});
-planner.catalog.then((names) => { picker.setCatalog(catalogFrom(names)); picker.render(store.getState()); });
+planner.catalog.then((names) => {
+  picker.setCatalog(catalogFrom(names));
+  picker.render(store.getState());
+});
 
 // ---- stage 5: the first state, then opening models (button, Ctrl+O, drop, ?onnx=) and the big-graph controls ----
 links.openFirst();
@@ -113,5 +133,14 @@ const fileOpen = installFileOpen({ store, dispatch, editable });
 const largeGraph = installLargeGraph({ store, dispatch, graphView });
 
 // For tests and the timing note: the store and the timings (read-only use).
-window.fusionPlayground = { store, timings: timings.values, gallery: GALLERY, graphView, planner,
-  screenPosition: (op) => graphView.screenPosition(op), imports: fileOpen.timings, compare: compareView, layoutGraph };
+window.fusionPlayground = {
+  store,
+  timings: timings.values,
+  gallery: GALLERY,
+  graphView,
+  planner,
+  screenPosition: (op) => graphView.screenPosition(op),
+  imports: fileOpen.timings,
+  compare: compareView,
+  layoutGraph,
+};

@@ -9,14 +9,27 @@
 // (the page's timings) and tests/browser/page-large.test.mjs (the layout engine used).
 
 export function createTimings(now = () => performance.now()) {
-  const values = { start: now(), firstNumbersMs: null, firstPlanShownMs: null, lastEditToPlanMs: null, lastPlanMs: null,
-    lastLayoutMs: null, lastElkMs: null };
+  const values = {
+    start: now(),
+    firstNumbersMs: null,
+    firstPlanShownMs: null,
+    lastEditToPlanMs: null,
+    lastPlanMs: null,
+    lastLayoutMs: null,
+    lastElkMs: null,
+  };
   let editAt = null;
   return {
     values,
-    edited() { editAt = now(); },
-    planned(ms) { values.lastPlanMs = ms; },
-    numbersShown() { values.firstNumbersMs ??= now() - values.start; },
+    edited() {
+      editAt = now();
+    },
+    planned(ms) {
+      values.lastPlanMs = ms;
+    },
+    numbersShown() {
+      values.firstNumbersMs ??= now() - values.start;
+    },
     laidOut({ ms, engine, reason, nodes }) {
       values.lastElkMs = ms;
       values.lastLayout = { engine, reason, nodes };

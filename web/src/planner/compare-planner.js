@@ -12,16 +12,25 @@ export function watchCompare(store, planner, { debounceMs = 250 } = {}) {
   let requested = null;
   let timer = null;
   return store.subscribe((state, prev, event) => {
-    if (!state.compare) { requested = null; return; }
+    if (!state.compare) {
+      requested = null;
+      return;
+    }
     const { text, options, compare: pair } = state;
     const key = JSON.stringify([text, options, pair]);
     if (key === requested) return;
     requested = key;
     clearTimeout(timer);
-    timer = setTimeout(async () => {
-      await planner.ready.catch(() => {});
-      const results = await planner.planMany(text, pair.map((strategy) => ({ ...options, strategy })));
-      store.dispatch({ type: 'compare-result', text, options, pair, results });
-    }, event?.type === 'set-text' ? debounceMs : 0);
+    timer = setTimeout(
+      async () => {
+        await planner.ready.catch(() => {});
+        const results = await planner.planMany(
+          text,
+          pair.map((strategy) => ({ ...options, strategy })),
+        );
+        store.dispatch({ type: 'compare-result', text, options, pair, results });
+      },
+      event?.type === 'set-text' ? debounceMs : 0,
+    );
   });
 }

@@ -36,9 +36,19 @@ function mainThreadPlanner(load) {
     ran,
     ready: loading.then((f) => f.version()),
     catalog: loading.then(fromModule, () => fromModule(null)),
-    plan: (text, options) => loading.then((f) => { ran.main += 1; return f.plan(text, options); }, loadFailed),
-    planMany: (text, list) => loading.then((f) => { ran.main += 1; return list.map((o) => f.plan(text, o)); },
-      (e) => list.map(() => loadFailed(e))),
+    plan: (text, options) =>
+      loading.then((f) => {
+        ran.main += 1;
+        return f.plan(text, options);
+      }, loadFailed),
+    planMany: (text, list) =>
+      loading.then(
+        (f) => {
+          ran.main += 1;
+          return list.map((o) => f.plan(text, o));
+        },
+        (e) => list.map(() => loadFailed(e)),
+      ),
   };
 }
 
@@ -48,7 +58,9 @@ function workerPlanner() {
   const onMain = () => (fallback ??= mainThreadPlanner(defaultLoad));
   let catalog = fromModule(null);
   let started;
-  const ready0 = new Promise((resolve, reject) => { started = { resolve, reject }; });
+  const ready0 = new Promise((resolve, reject) => {
+    started = { resolve, reject };
+  });
   const rpc = createWorkerRpc({
     start: () => new Worker(new URL('./planner-worker.js', import.meta.url), { type: 'module' }),
     lazy: false,
@@ -78,15 +90,22 @@ function workerPlanner() {
   // The reply says where the plan was made (the worker names its scope), and ran counts it there.
   const ask = async (request, lost) => {
     await ready.catch(() => {});
-    const reply = await rpc.call(request, { lost: (message) => ({ result: lost(loadFailed(new Error(message))), where: null }) });
+    const reply = await rpc.call(request, {
+      lost: (message) => ({ result: lost(loadFailed(new Error(message))), where: null }),
+    });
     if (reply.where in ran) ran[reply.where] += 1;
     return reply.result;
   };
   return {
-    get where() { return rpc.where(); },
+    get where() {
+      return rpc.where();
+    },
     ran,
     ready,
-    catalog: ready.then(() => (fallback ? fallback.catalog : catalog), () => catalog),
+    catalog: ready.then(
+      () => (fallback ? fallback.catalog : catalog),
+      () => catalog,
+    ),
     plan: (text, options) => ask({ text, options }, (failure) => failure),
     planMany: (text, optionsList) => ask({ text, optionsList }, (failure) => optionsList.map(() => failure)),
   };

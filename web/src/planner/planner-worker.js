@@ -14,8 +14,10 @@ import { fromModule } from './strategy-catalog.js';
 
 const where = typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope ? 'worker' : 'main';
 const loading = loadFusion();
-loading.then((f) => postMessage({ type: 'ready', version: f.version(), catalog: fromModule(f) }),
-  (e) => postMessage({ type: 'failed', error: { code: e?.code ?? 'load_failed', message: e?.message ?? String(e) } }));
+loading.then(
+  (f) => postMessage({ type: 'ready', version: f.version(), catalog: fromModule(f) }),
+  (e) => postMessage({ type: 'failed', error: { code: e?.code ?? 'load_failed', message: e?.message ?? String(e) } }),
+);
 
 self.onmessage = async ({ data: { id, text, options, optionsList } }) => {
   const fusion = await loading.catch(() => null);

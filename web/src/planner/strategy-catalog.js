@@ -12,10 +12,22 @@ import coreCatalog from '../../../wasm/generated/catalog.mjs';
 
 const WORDS = {
   strategies: {
-    seed: ['Strict (seed)', 'Only elementwise ops fuse, along equal or broadcast-compatible shapes (docs/design.md §5).'],
-    xla: ['XLA-style', 'Loop and sibling (multi-output) fusion, reduction inputs, cheap recomputation; no matmul epilogues.'],
-    tvm: ['TVM-style', 'Anchor + epilogue: elementwise consumers fuse into matmul, conv and reductions; no sibling fusion.'],
-    inductor: ['Inductor-style', 'Epilogues, reductions and sibling fusion, up to 64 ops per kernel, cheap recomputation.'],
+    seed: [
+      'Strict (seed)',
+      'Only elementwise ops fuse, along equal or broadcast-compatible shapes (docs/design.md §5).',
+    ],
+    xla: [
+      'XLA-style',
+      'Loop and sibling (multi-output) fusion, reduction inputs, cheap recomputation; no matmul epilogues.',
+    ],
+    tvm: [
+      'TVM-style',
+      'Anchor + epilogue: elementwise consumers fuse into matmul, conv and reductions; no sibling fusion.',
+    ],
+    inductor: [
+      'Inductor-style',
+      'Epilogues, reductions and sibling fusion, up to 64 ops per kernel, cheap recomputation.',
+    ],
   },
   hardware: { h100: ['H100'], a100: ['A100'], rtx4090: ['RTX 4090'] },
 };

@@ -12,7 +12,11 @@
 
 const EDITS = ['set-text', 'edit-graph', 'set-option'];
 
-export function watchPlan(store, planner, { debounceMs = 250, onEdit = () => {}, onPlanned = () => {}, onShown = () => {} } = {}) {
+export function watchPlan(
+  store,
+  planner,
+  { debounceMs = 250, onEdit = () => {}, onPlanned = () => {}, onShown = () => {} } = {},
+) {
   let requested = null;
   let timer = null;
   return store.subscribe((state, prev, event) => {
@@ -22,13 +26,16 @@ export function watchPlan(store, planner, { debounceMs = 250, onEdit = () => {},
     requested = key;
     if (EDITS.includes(event?.type)) onEdit();
     clearTimeout(timer);
-    timer = setTimeout(async () => {
-      await planner.ready.catch(() => {});
-      const t0 = performance.now();
-      const result = await planner.plan(text, options);
-      onPlanned(performance.now() - t0);
-      store.dispatch({ type: 'plan-result', text, options, result });
-      if (result.ok) onShown();
-    }, event?.type === 'set-text' ? debounceMs : 0);
+    timer = setTimeout(
+      async () => {
+        await planner.ready.catch(() => {});
+        const t0 = performance.now();
+        const result = await planner.plan(text, options);
+        onPlanned(performance.now() - t0);
+        store.dispatch({ type: 'plan-result', text, options, result });
+        if (result.ok) onShown();
+      },
+      event?.type === 'set-text' ? debounceMs : 0,
+    );
   });
 }

@@ -15,7 +15,10 @@ const HEAT_INK = ['#1f2328', '#1f2328', '#1f2328', '#ffffff', '#ffffff'];
 const ZERO = { color: '#eef1f4', ink: '#424a53' };
 
 // The palette index of each of n runs, spread evenly from lightest to darkest (one run: the darkest).
-const spread = (n) => Array.from({ length: n }, (_, k) => (n === 1 ? HEAT_COLORS.length - 1 : Math.round((k * (HEAT_COLORS.length - 1)) / (n - 1))));
+const spread = (n) =>
+  Array.from({ length: n }, (_, k) =>
+    n === 1 ? HEAT_COLORS.length - 1 : Math.round((k * (HEAT_COLORS.length - 1)) / (n - 1)),
+  );
 
 export function byteHeat(opBytes) {
   const values = Array.isArray(opBytes) ? opBytes : [];

@@ -35,10 +35,21 @@ function spanLabel(vm, ops) {
 // The drawn node standing for a collapsed group.
 function groupNode(vm, g, planGroup) {
   return {
-    id: g.id, op: null, collapsed: true, group: g.group, ops: g.ops, category: 'kernel', parent: null,
-    color: g.color, label: `▸ kernel ${g.group} · ${g.ops.length} ops`, sub: g.label || spanLabel(vm, g.ops),
-    bytesRead: planGroup?.bytes_read ?? null, bytesWritten: planGroup?.bytes_written ?? null,
-    output: true, bytes: null, heat: null,
+    id: g.id,
+    op: null,
+    collapsed: true,
+    group: g.group,
+    ops: g.ops,
+    category: 'kernel',
+    parent: null,
+    color: g.color,
+    label: `▸ kernel ${g.group} · ${g.ops.length} ops`,
+    sub: g.label || spanLabel(vm, g.ops),
+    bytesRead: planGroup?.bytes_read ?? null,
+    bytesWritten: planGroup?.bytes_written ?? null,
+    output: true,
+    bytes: null,
+    heat: null,
   };
 }
 
@@ -53,7 +64,8 @@ function foldEdges(edges, nodeOf) {
     const seen = byPair.get(key);
     if (seen) {
       seen.count++;
-      if (!seen.blocked && isBlocked(e.reason)) Object.assign(seen, { reason: e.reason, detail: e.detail, blocked: true });
+      if (!seen.blocked && isBlocked(e.reason))
+        Object.assign(seen, { reason: e.reason, detail: e.detail, blocked: true });
     } else byPair.set(key, { ...e, source, target, count: 1, blocked: !e.fused && isBlocked(e.reason) });
   }
   return [...byPair.values()].map(({ blocked, ...e }) => e);
@@ -94,6 +106,7 @@ export function countDrawn(plan, expanded, opCount) {
   const owned = new Map();
   for (const k of plan.op_group) owned.set(k, (owned.get(k) ?? 0) + 1);
   let n = plan.op_group.length;
-  for (const g of plan.groups) if (g.ops.length > 1 && !isOpen(expanded, g.id, opCount)) n -= (owned.get(g.id) ?? 1) - 1;
+  for (const g of plan.groups)
+    if (g.ops.length > 1 && !isOpen(expanded, g.id, opCount)) n -= (owned.get(g.id) ?? 1) - 1;
   return n;
 }

@@ -23,26 +23,63 @@ export function defaultPair(strategy = DEFAULT_CHOICES.strategy) {
 }
 
 const METRICS = [
-  { key: 'bytes_fused', unfusedKey: 'bytes_unfused', label: 'Bytes moved', unit: 'bytes', lowerWins: true, hint: 'bytes moved by the fused plan (from: unfused)' },
-  { key: 'time_fused_us', unfusedKey: 'time_unfused_us', label: 'Est. time', unit: 'time', lowerWins: true, hint: 'estimated time of the fused plan (from: unfused)' },
-  { key: 'kernels_fused', unfusedKey: 'kernels_unfused', label: 'Kernels', unit: 'count', lowerWins: true, hint: 'kernels launched (from: one per op)' },
+  {
+    key: 'bytes_fused',
+    unfusedKey: 'bytes_unfused',
+    label: 'Bytes moved',
+    unit: 'bytes',
+    lowerWins: true,
+    hint: 'bytes moved by the fused plan (from: unfused)',
+  },
+  {
+    key: 'time_fused_us',
+    unfusedKey: 'time_unfused_us',
+    label: 'Est. time',
+    unit: 'time',
+    lowerWins: true,
+    hint: 'estimated time of the fused plan (from: unfused)',
+  },
+  {
+    key: 'kernels_fused',
+    unfusedKey: 'kernels_unfused',
+    label: 'Kernels',
+    unit: 'count',
+    lowerWins: true,
+    hint: 'kernels launched (from: one per op)',
+  },
   { key: 'time_speedup', label: 'Speedup', unit: 'ratio', lowerWins: false, hint: 'estimated time unfused ÷ fused' },
-  { key: 'speedup_estimate', label: 'Bytes saved', short: 'bytes', unit: 'ratio', lowerWins: false, hint: 'bytes unfused ÷ bytes fused' },
+  {
+    key: 'speedup_estimate',
+    label: 'Bytes saved',
+    short: 'bytes',
+    unit: 'ratio',
+    lowerWins: false,
+    hint: 'bytes unfused ÷ bytes fused',
+  },
 ];
 
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 function better(a, b, lowerWins, unit) {
   if (a === null || b === null || FORMAT[unit](a) === FORMAT[unit](b)) return null;
-  return (a < b) === lowerWins ? 'left' : 'right';
+  return a < b === lowerWins ? 'left' : 'right';
 }
 
 export function compareNumbers(left, right) {
   return METRICS.map(({ key, unfusedKey, label, short = label, hint, unit, lowerWins }) => {
     const a = num(left?.[key]);
     const b = num(right?.[key]);
-    return { key, label, short, hint, unit, unfused: unfusedKey ? num(left?.[unfusedKey] ?? right?.[unfusedKey]) : null,
-      left: a, right: b, better: better(a, b, lowerWins, unit) };
+    return {
+      key,
+      label,
+      short,
+      hint,
+      unit,
+      unfused: unfusedKey ? num(left?.[unfusedKey] ?? right?.[unfusedKey]) : null,
+      left: a,
+      right: b,
+      better: better(a, b, lowerWins, unit),
+    };
   });
 }
 

@@ -11,7 +11,7 @@
 // Linear in the number of edges. Pure; shown by tests/web/edge-diff.test.mjs.
 
 const key = (e) => `${e.producer}>${e.consumer}`;
-const decision = (e) => (e ? { fused: !!e.fused, reason: e.fused ? null : e.reason ?? null } : null);
+const decision = (e) => (e ? { fused: !!e.fused, reason: e.fused ? null : (e.reason ?? null) } : null);
 
 // producer>consumer → first edge with that pair, in plan order.
 function edgeMap(plan) {

@@ -26,11 +26,22 @@ export function groupRows(graph, plan) {
     const again = new Set(g.recomputed ?? []);
     const kernel = g.kernel === true;
     return {
-      id: g.id, label: g.label ?? '', source: !kernel, kernel,
-      ops: g.ops.map((op) => ({ op, name: opLabel(graph, op), recomputed: again.has(op),
-        alsoIn: (holders.get(op) ?? []).filter((k) => k !== g.id) })),
-      inputs: g.inputs ?? [], outputs: g.outputs ?? [],
-      bytesRead: num(g.bytes_read), bytesWritten: num(g.bytes_written), flops: num(g.flops), timeUs: num(g.time_us),
+      id: g.id,
+      label: g.label ?? '',
+      source: !kernel,
+      kernel,
+      ops: g.ops.map((op) => ({
+        op,
+        name: opLabel(graph, op),
+        recomputed: again.has(op),
+        alsoIn: (holders.get(op) ?? []).filter((k) => k !== g.id),
+      })),
+      inputs: g.inputs ?? [],
+      outputs: g.outputs ?? [],
+      bytesRead: num(g.bytes_read),
+      bytesWritten: num(g.bytes_written),
+      flops: num(g.flops),
+      timeUs: num(g.time_us),
     };
   });
 }

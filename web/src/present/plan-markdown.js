@@ -20,8 +20,10 @@ export function planMarkdown(graph, plan) {
     '|---:|---|---|---|---:|---:|',
   ];
   for (const g of plan.groups) {
-    lines.push(`| ${g.id} | ${names(g.ops)} | ${names(g.inputs ?? [])} | ${names(g.outputs ?? [])} | ` +
-      `${g.bytes_read} | ${g.bytes_written} |`);
+    lines.push(
+      `| ${g.id} | ${names(g.ops)} | ${names(g.inputs ?? [])} | ${names(g.outputs ?? [])} | ` +
+        `${g.bytes_read} | ${g.bytes_written} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -7,22 +7,41 @@
 // rule, not the op kinds, kept two fusible ops apart (drawn orange). Shown by tests/web/words.test.mjs.
 
 const WORDS = {
-  source: (p) => `${p} is a source (input or constant): its data is already in memory, so there is nothing to fuse; the consumer reads it.`,
-  barrier_producer: (p) => `${p} is a barrier for this strategy (a matmul, softmax, reduce, … that takes no consumers into its kernel): it runs as its own kernel and writes its result to memory.`,
-  barrier_consumer: (p, c) => `${c} is a barrier for this strategy (it takes no producers into its kernel), so ${p} must be written to memory first.`,
-  shape: (p, c) => `The shapes of ${p} and ${c} are not broadcast-compatible (NumPy trailing-dimension rule), or the broadcast rule is off and they differ.`,
-  cycle: (p, c) => `Fusing ${p} with ${c} would put a barrier (another kernel) between two halves of one kernel (the group graph would get a cycle).`,
-  anchor: (p, c) => `Fusing ${p} with ${c} would put two heavy ops (matmul, conv or a reduction) in one kernel; a kernel holds at most one.`,
-  layout: (p, c) => `${p} changes the memory layout (a transpose), and a layout change never fuses into a reduction such as ${c}.`,
-  multi_pass: (p, c) => `${c} needs a full-size tensor besides the reduced result of ${p} (as softmax's x − max(x) does), so it runs as a second pass over memory.`,
-  limit: (p, c) => `Fusing ${p} with ${c} would make the kernel larger than this strategy allows (most ops, operands or live values per kernel).`,
-  unprofitable: (p, c) => `The time model says fusing ${p} into ${c}'s kernel (or recomputing it there) would be slower than keeping them apart.`,
-  region: (p, c) => `${p} and ${c} run in different control-flow regions (branches), and a kernel never spans two regions.`,
+  source: (p) =>
+    `${p} is a source (input or constant): its data is already in memory, so there is nothing to fuse; the consumer reads it.`,
+  barrier_producer: (p) =>
+    `${p} is a barrier for this strategy (a matmul, softmax, reduce, … that takes no consumers into its kernel): it runs as its own kernel and writes its result to memory.`,
+  barrier_consumer: (p, c) =>
+    `${c} is a barrier for this strategy (it takes no producers into its kernel), so ${p} must be written to memory first.`,
+  shape: (p, c) =>
+    `The shapes of ${p} and ${c} are not broadcast-compatible (NumPy trailing-dimension rule), or the broadcast rule is off and they differ.`,
+  cycle: (p, c) =>
+    `Fusing ${p} with ${c} would put a barrier (another kernel) between two halves of one kernel (the group graph would get a cycle).`,
+  anchor: (p, c) =>
+    `Fusing ${p} with ${c} would put two heavy ops (matmul, conv or a reduction) in one kernel; a kernel holds at most one.`,
+  layout: (p, c) =>
+    `${p} changes the memory layout (a transpose), and a layout change never fuses into a reduction such as ${c}.`,
+  multi_pass: (p, c) =>
+    `${c} needs a full-size tensor besides the reduced result of ${p} (as softmax's x − max(x) does), so it runs as a second pass over memory.`,
+  limit: (p, c) =>
+    `Fusing ${p} with ${c} would make the kernel larger than this strategy allows (most ops, operands or live values per kernel).`,
+  unprofitable: (p, c) =>
+    `The time model says fusing ${p} into ${c}'s kernel (or recomputing it there) would be slower than keeping them apart.`,
+  region: (p, c) =>
+    `${p} and ${c} run in different control-flow regions (branches), and a kernel never spans two regions.`,
 };
 
 const SHORT = {
-  source: 'source', barrier_producer: 'barrier', barrier_consumer: 'barrier', shape: 'shape', cycle: 'cycle',
-  anchor: 'two heavy ops', layout: 'layout', multi_pass: 'multi-pass', limit: 'limit', unprofitable: 'unprofitable',
+  source: 'source',
+  barrier_producer: 'barrier',
+  barrier_consumer: 'barrier',
+  shape: 'shape',
+  cycle: 'cycle',
+  anchor: 'two heavy ops',
+  layout: 'layout',
+  multi_pass: 'multi-pass',
+  limit: 'limit',
+  unprofitable: 'unprofitable',
   region: 'region',
 };
 

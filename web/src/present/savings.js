@@ -8,10 +8,15 @@
 
 export function rankSavings(plan, limit = Infinity) {
   const rows = plan.groups.map((g, order) => ({
-    group: g.id, ops: g.ops.length, saved: g.bytes_saved, unfused: g.bytes_unfused,
-    fused: g.bytes_read + g.bytes_written, order,
+    group: g.id,
+    ops: g.ops.length,
+    saved: g.bytes_saved,
+    unfused: g.bytes_unfused,
+    fused: g.bytes_read + g.bytes_written,
+    order,
   }));
-  return rows.filter((r) => r.saved > 0)
+  return rows
+    .filter((r) => r.saved > 0)
     .sort((a, b) => b.saved - a.saved || a.order - b.order)
     .slice(0, limit)
     .map(({ order, ...r }) => r);

@@ -18,15 +18,32 @@ import { byteHeat } from './byte-heat.js';
 import { groupsOfOps } from './group-rows.js';
 
 // Group colours (colour-blind friendly, readable behind dark text at low opacity).
-export const GROUP_COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#17becf'];
+export const GROUP_COLORS = [
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#e15759',
+  '#76b7b2',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#17becf',
+];
 
 export function buildViewModel(graph, plan) {
   const outputs = new Set(plan.groups.flatMap((g) => g.outputs ?? []));
   let multiCount = 0;
   const groups = plan.groups.map((g) => {
     const multi = g.ops.length > 1;
-    return { id: `g${g.id}`, group: g.id, ops: g.ops, multi, color: multi ? GROUP_COLORS[multiCount++ % GROUP_COLORS.length] : null,
-      label: g.label ?? '' };
+    return {
+      id: `g${g.id}`,
+      group: g.id,
+      ops: g.ops,
+      multi,
+      color: multi ? GROUP_COLORS[multiCount++ % GROUP_COLORS.length] : null,
+      label: g.label ?? '',
+    };
   });
   const groupById = new Map(groups.map((g) => [g.group, g]));
   const heat = byteHeat(plan.op_bytes_unfused);
@@ -34,10 +51,19 @@ export function buildViewModel(graph, plan) {
   const nodes = graph.ops.map((op, i) => {
     const g = groupById.get(plan.op_group[i]);
     return {
-      id: `op${i}`, op: i, label: opLabel(graph, i), kind: canonicalKind(op.kind), category: categoryOf(op.kind),
-      group: plan.op_group[i], output: outputs.has(i), shape: op.shape, dtype: op.dtype ?? `${op.dtype_bytes} B`,
-      parent: g?.multi ? g.id : null, color: g?.color ?? null,
-      bytes: plan.op_bytes_unfused?.[i] ?? null, heat: heat.bins[heat.binOf[i]] ?? null,
+      id: `op${i}`,
+      op: i,
+      label: opLabel(graph, i),
+      kind: canonicalKind(op.kind),
+      category: categoryOf(op.kind),
+      group: plan.op_group[i],
+      output: outputs.has(i),
+      shape: op.shape,
+      dtype: op.dtype ?? `${op.dtype_bytes} B`,
+      parent: g?.multi ? g.id : null,
+      color: g?.color ?? null,
+      bytes: plan.op_bytes_unfused?.[i] ?? null,
+      heat: heat.bins[heat.binOf[i]] ?? null,
       copies: (holders.get(i) ?? []).filter((k) => k !== plan.op_group[i]),
     };
   });
@@ -47,9 +73,17 @@ export function buildViewModel(graph, plan) {
     const id = `e${e.producer}-${e.consumer}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    edges.push({ id, source: `op${e.producer}`, target: `op${e.consumer}`, producer: e.producer, consumer: e.consumer,
-      fused: !!e.fused, reason: e.fused ? null : e.reason, detail: e.detail ?? null,
-      color: e.fused ? nodes[e.consumer]?.color ?? nodes[e.producer]?.color ?? null : null });
+    edges.push({
+      id,
+      source: `op${e.producer}`,
+      target: `op${e.consumer}`,
+      producer: e.producer,
+      consumer: e.consumer,
+      fused: !!e.fused,
+      reason: e.fused ? null : e.reason,
+      detail: e.detail ?? null,
+      color: e.fused ? (nodes[e.consumer]?.color ?? nodes[e.producer]?.color ?? null) : null,
+    });
   }
   return { nodes, groups, edges, heat: heat.bins };
 }

@@ -33,13 +33,15 @@ export const MAX_LINK_CHARS = 2_000_000;
 export const MAX_LINK_TEXT = 8 * 2 ** 20;
 const tooLarge = (size) => ({
   kind: 'error',
-  message: `This share link is too large to open (${size}; the limit is ${MAX_LINK_TEXT} characters of graph), ` +
+  message:
+    `This share link is too large to open (${size}; the limit is ${MAX_LINK_TEXT} characters of graph), ` +
     'so the default example is shown instead. Share a smaller graph, or send the JSON file.',
 });
 
 const damaged = (why) => ({
   kind: 'error',
-  message: `This share link is damaged or incomplete (${why}), so the default example is shown instead. ` +
+  message:
+    `This share link is damaged or incomplete (${why}), so the default example is shown instead. ` +
     'Ask for the link again, or copy it whole.',
 });
 
@@ -95,8 +97,12 @@ function readPayload(payload) {
     options[key] = v;
   }
   if (payload.c !== undefined && !isPair(payload.c)) return null;
-  return { example: payload.e ?? null, ...(payload.t !== undefined ? { text: payload.t } : {}), options,
-    ...(payload.c ? { compare: [...payload.c] } : {}) };
+  return {
+    example: payload.e ?? null,
+    ...(payload.t !== undefined ? { text: payload.t } : {}),
+    options,
+    ...(payload.c ? { compare: [...payload.c] } : {}),
+  };
 }
 
 // 'example=<id>&strategy=…&hardware=…&compare=A,B' → a state, or a damaged-link error.
@@ -126,15 +132,19 @@ export function decodeState(hash) {
     try {
       return readExampleLink(h);
     } catch {
-      return damaged('its data cannot be read');  // a malformed %-escape
+      return damaged('its data cannot be read'); // a malformed %-escape
     }
   }
   const m = /^state=(\d+)\.(.+)$/s.exec(h);
   if (!m) return damaged('it does not look like a Fusion Playground link');
   let version = Number(m[1]);
   if (version > STATE_VERSION) {
-    return { kind: 'error', message: `This link was made by a newer Fusion Playground (format ${version}); ` +
-      'the default example is shown instead. Reload the page to get the latest version.' };
+    return {
+      kind: 'error',
+      message:
+        `This link was made by a newer Fusion Playground (format ${version}); ` +
+        'the default example is shown instead. Reload the page to get the latest version.',
+    };
   }
   if (m[2].length > MAX_LINK_CHARS) return tooLarge(`${m[2].length} characters`);
   let payload;
@@ -162,6 +172,8 @@ export function parseMode(search) {
 // The iframe snippet that embeds a page URL (the caller adds ?embed to it).
 export function embedSnippet(url, { width = 720, height = 480 } = {}) {
   const esc = String(url).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-  return `<iframe src="${esc}" width="${width}" height="${height}" style="border:1px solid #d0d7de;border-radius:8px" ` +
-    'title="Fusion Playground" loading="lazy"></iframe>';
+  return (
+    `<iframe src="${esc}" width="${width}" height="${height}" style="border:1px solid #d0d7de;border-radius:8px" ` +
+    'title="Fusion Playground" loading="lazy"></iframe>'
+  );
 }

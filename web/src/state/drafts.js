@@ -23,9 +23,18 @@ export function loadDraft(storage) {
     const d = JSON.parse(storage.getItem(KEY) ?? 'null');
     if (!d || d.v !== VERSION || typeof d.text !== 'string') return null;
     const options = d.options && typeof d.options === 'object' ? d.options : {};
-    const choices = Object.fromEntries(['strategy', 'hardware'].filter((k) => isChoiceName(options[k])).map((k) => [k, options[k]]));
-    return { example: typeof d.example === 'string' ? d.example : null, text: d.text,
-      options: { broadcast: options.broadcast !== false, resident_sources: options.resident_sources === true, ...choices } };
+    const choices = Object.fromEntries(
+      ['strategy', 'hardware'].filter((k) => isChoiceName(options[k])).map((k) => [k, options[k]]),
+    );
+    return {
+      example: typeof d.example === 'string' ? d.example : null,
+      text: d.text,
+      options: {
+        broadcast: options.broadcast !== false,
+        resident_sources: options.resident_sources === true,
+        ...choices,
+      },
+    };
   } catch {
     return null;
   }

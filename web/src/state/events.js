@@ -33,9 +33,23 @@ import { expandTo } from './expansion.js';
 
 export function initialState() {
   return {
-    example: null, text: '', options: { ...DEFAULT_OPTIONS }, graph: null, plan: null, error: null,
-    planned: null, selection: null, colorBy: 'group', notice: null, past: [], future: [], lastEvent: null,
-    compare: null, compared: null, compareError: null, expanded: null,
+    example: null,
+    text: '',
+    options: { ...DEFAULT_OPTIONS },
+    graph: null,
+    plan: null,
+    error: null,
+    planned: null,
+    selection: null,
+    colorBy: 'group',
+    notice: null,
+    past: [],
+    future: [],
+    lastEvent: null,
+    compare: null,
+    compared: null,
+    compareError: null,
+    expanded: null,
   };
 }
 
@@ -52,12 +66,18 @@ function remember(state, event) {
 // A graph edit as a pure graph → graph function.
 export function applyEdit(graph, edit) {
   switch (edit.type) {
-    case 'add': return edits.addOp(graph, edit.op);
-    case 'remove': return edits.removeOp(graph, edit.op);
-    case 'connect': return edits.connect(graph, edit.producer, edit.consumer);
-    case 'disconnect': return edits.disconnect(graph, edit.producer, edit.consumer);
-    case 'update': return edits.updateOp(graph, edit.op, edit.patch);
-    default: throw new Error(`unknown graph edit ${edit.type}`);
+    case 'add':
+      return edits.addOp(graph, edit.op);
+    case 'remove':
+      return edits.removeOp(graph, edit.op);
+    case 'connect':
+      return edits.connect(graph, edit.producer, edit.consumer);
+    case 'disconnect':
+      return edits.disconnect(graph, edit.producer, edit.consumer);
+    case 'update':
+      return edits.updateOp(graph, edit.op, edit.patch);
+    default:
+      throw new Error(`unknown graph edit ${edit.type}`);
   }
 }
 
@@ -78,9 +98,16 @@ function compareResult(state, { text, options, pair, results }) {
   const failed = results.find((r) => !r.ok);
   if (failed || !parsed.ok) {
     const err = failed?.errors?.[0] ?? failed?.error;
-    return { ...state, compareError: { text, options, pair, message: err?.message ?? 'the graph text is not a graph' } };
+    return {
+      ...state,
+      compareError: { text, options, pair, message: err?.message ?? 'the graph text is not a graph' },
+    };
   }
-  return { ...state, compareError: null, compared: { text, options, pair, graph: parsed.graph, left: results[0], right: results[1] } };
+  return {
+    ...state,
+    compareError: null,
+    compared: { text, options, pair, graph: parsed.graph, left: results[0], right: results[1] },
+  };
 }
 
 function selectionAfter(selection, edit) {
@@ -94,12 +121,27 @@ function step(state, event, ctx) {
     case 'restore': {
       const { example, options } = event.state;
       const text = event.state.text ?? ctx.examples[example] ?? '';
-      return { ...state, example: example ?? null, text, options: { ...DEFAULT_OPTIONS, ...options }, selection: null, past: [], future: [],
-        compare: isPair(event.state.compare) ? [...event.state.compare] : null };
+      return {
+        ...state,
+        example: example ?? null,
+        text,
+        options: { ...DEFAULT_OPTIONS, ...options },
+        selection: null,
+        past: [],
+        future: [],
+        compare: isPair(event.state.compare) ? [...event.state.compare] : null,
+      };
     }
     case 'load-example': {
-      if (!(event.id in ctx.examples)) return { ...state, notice: { level: 'error', message: `There is no example called “${event.id}”.` } };
-      return { ...remember(state, event), example: event.id, text: ctx.examples[event.id], selection: null, expanded: null };
+      if (!(event.id in ctx.examples))
+        return { ...state, notice: { level: 'error', message: `There is no example called “${event.id}”.` } };
+      return {
+        ...remember(state, event),
+        example: event.id,
+        text: ctx.examples[event.id],
+        selection: null,
+        expanded: null,
+      };
     }
     case 'import-graph':
       return { ...remember(state, event), example: null, text: event.text, selection: null, expanded: null };
@@ -108,7 +150,11 @@ function step(state, event, ctx) {
       return { ...remember(state, event), text: event.text };
     case 'edit-graph': {
       const parsed = parseGraphText(state.text);
-      if (!parsed.ok) return { ...state, notice: { level: 'error', message: 'Fix the JSON first: the graph can be edited once the text parses.' } };
+      if (!parsed.ok)
+        return {
+          ...state,
+          notice: { level: 'error', message: 'Fix the JSON first: the graph can be edited once the text parses.' },
+        };
       const graph = applyEdit(parsed.graph, event.edit);
       const edit = event.edit.type === 'add' ? { ...event.edit, index: graph.ops.length - 1 } : event.edit;
       return { ...remember(state, event), text: formatGraph(graph), selection: selectionAfter(state.selection, edit) };
@@ -133,7 +179,13 @@ function step(state, event, ctx) {
     case 'undo': {
       if (!state.past.length) return state;
       const prev = state.past[state.past.length - 1];
-      return { ...state, ...prev, past: state.past.slice(0, -1), future: [snapshot(state), ...state.future], selection: null };
+      return {
+        ...state,
+        ...prev,
+        past: state.past.slice(0, -1),
+        future: [snapshot(state), ...state.future],
+        selection: null,
+      };
     }
     case 'redo': {
       if (!state.future.length) return state;
@@ -177,6 +229,9 @@ export function compareErrorNow(state) {
 
 // True while the text or options shown differ from what the plan on screen was computed for.
 export function isStale(state) {
-  return !state.planned || state.planned.text !== state.text ||
-    JSON.stringify(state.planned.options) !== JSON.stringify(state.options);
+  return (
+    !state.planned ||
+    state.planned.text !== state.text ||
+    JSON.stringify(state.planned.options) !== JSON.stringify(state.options)
+  );
 }

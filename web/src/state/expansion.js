@@ -14,7 +14,8 @@
 export const COLLAPSE_ABOVE = 300;
 
 export const setAll = (open, opCount) => ({ all: !!open, except: [], ops: opCount });
-const current = (expanded, opCount) => (expanded?.ops === opCount ? expanded : setAll(opCount <= COLLAPSE_ABOVE, opCount));
+const current = (expanded, opCount) =>
+  expanded?.ops === opCount ? expanded : setAll(opCount <= COLLAPSE_ABOVE, opCount);
 
 export function isOpen(expanded, group, opCount) {
   const s = current(expanded, opCount);

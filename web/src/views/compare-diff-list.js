@@ -23,7 +23,11 @@ function sideWords(label, decision, names) {
 
 // Enter/Space picks an item; arrow keys move to the next or previous one.
 function listKeys(e, list, pick) {
-  if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); return; }
+  if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    pick();
+    return;
+  }
   if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
   e.preventDefault();
   const items = [...list.querySelectorAll('li[data-edge]')];
@@ -39,11 +43,23 @@ export function createDiffList({ onPick }) {
     const names = { producer: opLabel(graph, d.producer), consumer: opLabel(graph, d.consumer) };
     const selected = sel?.kind === 'edge' && sel.id.producer === d.producer && sel.id.consumer === d.consumer;
     const pick = () => onPick({ kind: 'edge', id: { producer: d.producer, consumer: d.consumer } });
-    return h('li', { tabindex: 0, class: selected ? 'selected' : '', 'data-edge': `${d.producer}-${d.consumer}`, 'data-kind': d.kind,
-      'aria-selected': String(selected), onclick: pick, onkeydown: (e) => listKeys(e, el, pick) },
-    h('code', {}, names.producer), ' → ', h('code', {}, names.consumer),
-    h('p', { 'data-side': 'left' }, sideWords(labels.left, d.left, names)),
-    h('p', { 'data-side': 'right' }, sideWords(labels.right, d.right, names)));
+    return h(
+      'li',
+      {
+        tabindex: 0,
+        class: selected ? 'selected' : '',
+        'data-edge': `${d.producer}-${d.consumer}`,
+        'data-kind': d.kind,
+        'aria-selected': String(selected),
+        onclick: pick,
+        onkeydown: (e) => listKeys(e, el, pick),
+      },
+      h('code', {}, names.producer),
+      ' → ',
+      h('code', {}, names.consumer),
+      h('p', { 'data-side': 'left' }, sideWords(labels.left, d.left, names)),
+      h('p', { 'data-side': 'right' }, sideWords(labels.right, d.right, names)),
+    );
   }
 
   function render({ graph, left, right }, labels, sel) {
@@ -52,11 +68,31 @@ export function createDiffList({ onPick }) {
     const reasons = diffs.filter((d) => d.kind === 'reason');
     const items = decided.map((d) => item(graph, d, labels, sel));
     if (reasons.length) {
-      items.push(h('li', { class: 'sources' }, h('details', {},
-        h('summary', {}, `${reasons.length} more edge${reasons.length > 1 ? 's' : ''} unfused on both sides, for different reasons`),
-        h('ul', { class: 'reasons' }, reasons.map((d) => item(graph, d, labels, sel))))));
+      items.push(
+        h(
+          'li',
+          { class: 'sources' },
+          h(
+            'details',
+            {},
+            h(
+              'summary',
+              {},
+              `${reasons.length} more edge${reasons.length > 1 ? 's' : ''} unfused on both sides, for different reasons`,
+            ),
+            h(
+              'ul',
+              { class: 'reasons' },
+              reasons.map((d) => item(graph, d, labels, sel)),
+            ),
+          ),
+        ),
+      );
     }
-    if (!diffs.length) items.push(h('li', { class: 'same' }, `${labels.left} and ${labels.right} decide every edge of this graph the same way.`));
+    if (!diffs.length)
+      items.push(
+        h('li', { class: 'same' }, `${labels.left} and ${labels.right} decide every edge of this graph the same way.`),
+      );
     el.replaceChildren(...items);
     title.textContent = `Edges decided differently (${decided.length} of ${left.edges.length})`;
     return diffs.map((d) => `e${d.producer}-${d.consumer}`);

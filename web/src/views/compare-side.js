@@ -26,47 +26,95 @@ function card(row, side, under = null) {
   const value = row[side];
   const fmt = FORMAT[row.unit];
   const won = row.better === side;
-  const sub = under ? [h('span', { 'data-metric': under.key, title: under.hint, class: under.better === side ? 'won' : '' },
-    `${under.short} ${under[side] === null ? '–' : FORMAT[under.unit](under[side])}`)]
-    : row.unfused !== null ? `from ${fmt(row.unfused)}` : '\u00a0';
-  return h('div', { class: `card${won ? ' better' : ''}`, 'data-metric': row.key },
-    h('div', { class: 'card-label', title: row.hint }, row.label, won ? h('span', { class: 'won', title: 'better than the other side' }, ' ✓') : null),
-    h('div', { class: 'card-value', title: value === null ? '' : TITLE[row.unit](value) }, value === null ? '–' : fmt(value)),
-    h('div', { class: 'card-sub', title: row.unfused !== null ? `unfused: ${fmt(row.unfused)}` : '' }, sub));
+  const sub = under
+    ? [
+        h(
+          'span',
+          { 'data-metric': under.key, title: under.hint, class: under.better === side ? 'won' : '' },
+          `${under.short} ${under[side] === null ? '–' : FORMAT[under.unit](under[side])}`,
+        ),
+      ]
+    : row.unfused !== null
+      ? `from ${fmt(row.unfused)}`
+      : '\u00a0';
+  return h(
+    'div',
+    { class: `card${won ? ' better' : ''}`, 'data-metric': row.key },
+    h(
+      'div',
+      { class: 'card-label', title: row.hint },
+      row.label,
+      won ? h('span', { class: 'won', title: 'better than the other side' }, ' ✓') : null,
+    ),
+    h(
+      'div',
+      { class: 'card-value', title: value === null ? '' : TITLE[row.unit](value) },
+      value === null ? '–' : fmt(value),
+    ),
+    h('div', { class: 'card-sub', title: row.unfused !== null ? `unfused: ${fmt(row.unfused)}` : '' }, sub),
+  );
 }
 
 // The four cards of a side: bytes, time, kernels, and the speedup with the bytes saved under it.
 function cards(numbers, side) {
   const by = Object.fromEntries(numbers.map((r) => [r.key, r]));
-  return [card(by.bytes_fused, side), card(by.time_fused_us, side), card(by.kernels_fused, side),
-    card(by.time_speedup, side, by.speedup_estimate)];
+  return [
+    card(by.bytes_fused, side),
+    card(by.time_fused_us, side),
+    card(by.kernels_fused, side),
+    card(by.time_speedup, side, by.speedup_estimate),
+  ];
 }
 
 // The kernels of a plan as a list: colour chip, id, pattern label, members (recomputed ones marked ↻), time.
 function kernelList(graph, plan, vm) {
-  const rows = groupRows(graph, plan).map((g, k) => ({ ...g, color: vm.groups[k].color })).filter((g) => g.kernel);
-  return rows.map((g) => h('li', { 'data-group': g.id },
-    h('span', { class: 'chip', style: { background: g.color ?? '#fff' } }),
-    h('strong', {}, `k${g.id}`), ' ',
-    g.label ? h('span', { class: 'pattern' }, g.label) : null, ' ',
-    g.ops.map((m, i) => [i ? ', ' : '', h('code', { class: m.recomputed ? 'recomputed' : '',
-      title: m.recomputed ? `recomputed here (also in kernel ${m.alsoIn.join(', ')})` : '' }, m.recomputed ? `↻ ${m.name}` : m.name)]),
-    g.timeUs === null ? null : h('span', { class: 'muted' }, ` · ${formatTime(g.timeUs)}`)));
+  const rows = groupRows(graph, plan)
+    .map((g, k) => ({ ...g, color: vm.groups[k].color }))
+    .filter((g) => g.kernel);
+  return rows.map((g) =>
+    h(
+      'li',
+      { 'data-group': g.id },
+      h('span', { class: 'chip', style: { background: g.color ?? '#fff' } }),
+      h('strong', {}, `k${g.id}`),
+      ' ',
+      g.label ? h('span', { class: 'pattern' }, g.label) : null,
+      ' ',
+      g.ops.map((m, i) => [
+        i ? ', ' : '',
+        h(
+          'code',
+          {
+            class: m.recomputed ? 'recomputed' : '',
+            title: m.recomputed ? `recomputed here (also in kernel ${m.alsoIn.join(', ')})` : '',
+          },
+          m.recomputed ? `↻ ${m.name}` : m.name,
+        ),
+      ]),
+      g.timeUs === null ? null : h('span', { class: 'muted' }, ` · ${formatTime(g.timeUs)}`),
+    ),
+  );
 }
 
 export function createCompareSide(side, { onSelect, onHoverEdge }) {
   const $ = {
-    title: h('h3', {}, '–'), blurb: h('span', { class: 'muted' }),
+    title: h('h3', {}, '–'),
+    blurb: h('span', { class: 'muted' }),
     cards: h('div', { class: 'compare-cards', 'data-testid': `compare-${side}-numbers` }),
     graph: h('div', { class: 'graph compare-graph', 'data-testid': `compare-${side}-graph`, tabindex: 0 }),
     status: h('div', { class: 'compare-status', role: 'status' }),
     kernels: h('ol', { class: 'compare-kernels', 'data-testid': `compare-${side}-kernels` }),
     summary: h('summary', {}, 'Kernels'),
   };
-  const el = h('section', { class: 'compare-side', 'data-side': side, 'data-testid': `compare-${side}` },
-    h('header', {}, $.title, $.blurb), $.cards,
-    h('div', { class: 'graph-wrap' }, $.graph), $.status,
-    h('details', { class: 'compare-groups', open: true }, $.summary, $.kernels));
+  const el = h(
+    'section',
+    { class: 'compare-side', 'data-side': side, 'data-testid': `compare-${side}` },
+    h('header', {}, $.title, $.blurb),
+    $.cards,
+    h('div', { class: 'graph-wrap' }, $.graph),
+    $.status,
+    h('details', { class: 'compare-groups', open: true }, $.summary, $.kernels),
+  );
   let view = null;
 
   // The graph view starts once the side is on screen (Cytoscape needs a sized container).
@@ -78,14 +126,16 @@ export function createCompareSide(side, { onSelect, onHoverEdge }) {
       onHoverEdge: (e) => onHoverEdge(side, e),
     });
     view.setEditable(false);
-    view.cy.minZoom(0.005);  // a deep graph fits whole (the single-plan view stops at 0.05)
+    view.cy.minZoom(0.005); // a deep graph fits whole (the single-plan view stops at 0.05)
     view.cy.style().selector('edge.differs').style(DIFF_STYLE).update();
     return view;
   }
 
   return {
     el,
-    get view() { return ensureView(); },
+    get view() {
+      return ensureView();
+    },
     show({ title, blurb, graph, plan, vm, numbers }) {
       $.title.textContent = title;
       $.blurb.textContent = blurb;
@@ -108,6 +158,8 @@ export function createCompareSide(side, { onSelect, onHoverEdge }) {
       view.cy.edges().removeClass('differs');
       for (const id of ids) view.cy.$id(id).addClass('differs');
     },
-    status(text) { $.status.textContent = text; },
+    status(text) {
+      $.status.textContent = text;
+    },
   };
 }

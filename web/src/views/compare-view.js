@@ -37,12 +37,13 @@ function reveal(cy, { producer, consumer }) {
 // Keep the two drawings' zoom and pan together.
 function syncViewports(a, b) {
   let busy = false;
-  const follow = (from, to) => from.on('viewport', () => {
-    if (busy) return;
-    busy = true;
-    to.viewport({ zoom: from.zoom(), pan: { ...from.pan() } });
-    busy = false;
-  });
+  const follow = (from, to) =>
+    from.on('viewport', () => {
+      if (busy) return;
+      busy = true;
+      to.viewport({ zoom: from.zoom(), pan: { ...from.pan() } });
+      busy = false;
+    });
   follow(a, b);
   follow(b, a);
 }
@@ -53,13 +54,20 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
     const c = shown?.compared;
     const plan = side === 'left' ? c?.left : c?.right;
     const edge = e && plan?.edges.find((x) => x.producer === e.producer && x.consumer === e.consumer);
-    sides[side].status(edge ? explainReason(edge, { producer: opLabel(c.graph, edge.producer), consumer: opLabel(c.graph, edge.consumer) })
-      : 'hover an edge for its reason; orange halo: decided differently');
+    sides[side].status(
+      edge
+        ? explainReason(edge, { producer: opLabel(c.graph, edge.producer), consumer: opLabel(c.graph, edge.consumer) })
+        : 'hover an edge for its reason; orange halo: decided differently',
+    );
   };
-  const sides = { left: createCompareSide('left', { onSelect: select, onHoverEdge: hoverEdge }),
-    right: createCompareSide('right', { onSelect: select, onHoverEdge: hoverEdge }) };
-  const pickers = { left: h('select', { 'data-testid': 'compare-left-strategy', id: 'compare-left-strategy' }),
-    right: h('select', { 'data-testid': 'compare-right-strategy', id: 'compare-right-strategy' }) };
+  const sides = {
+    left: createCompareSide('left', { onSelect: select, onHoverEdge: hoverEdge }),
+    right: createCompareSide('right', { onSelect: select, onHoverEdge: hoverEdge }),
+  };
+  const pickers = {
+    left: h('select', { 'data-testid': 'compare-left-strategy', id: 'compare-left-strategy' }),
+    right: h('select', { 'data-testid': 'compare-right-strategy', id: 'compare-right-strategy' }),
+  };
   const $ = {
     note: h('span', { class: 'muted compare-note', 'aria-live': 'polite', 'data-testid': 'compare-note' }),
     overlay: h('div', { class: 'graph-overlay', hidden: true, 'data-testid': 'compare-error' }),
@@ -68,22 +76,50 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
   let shown = null;
   let pair = null;
 
-  const choose = (side) => (e) => dispatch({ type: 'set-compare', pair: side === 'left' ? [e.target.value, pair[1]] : [pair[0], e.target.value] });
+  const choose = (side) => (e) =>
+    dispatch({ type: 'set-compare', pair: side === 'left' ? [e.target.value, pair[1]] : [pair[0], e.target.value] });
   pickers.left.addEventListener('change', choose('left'));
   pickers.right.addEventListener('change', choose('right'));
-  const el = h('section', { class: 'pane compare-pane', 'aria-labelledby': 'compare-title', 'data-testid': 'compare-pane', hidden: true },
-    h('div', { class: 'pane-head compare-head' },
+  const el = h(
+    'section',
+    { class: 'pane compare-pane', 'aria-labelledby': 'compare-title', 'data-testid': 'compare-pane', hidden: true },
+    h(
+      'div',
+      { class: 'pane-head compare-head' },
       h('h2', { id: 'compare-title' }, 'Compare strategies'),
-      h('label', { for: 'compare-left-strategy', class: 'visually-hidden' }, 'Left strategy'), pickers.left,
+      h('label', { for: 'compare-left-strategy', class: 'visually-hidden' }, 'Left strategy'),
+      pickers.left,
       h('span', { 'aria-hidden': 'true' }, 'vs'),
-      h('label', { for: 'compare-right-strategy', class: 'visually-hidden' }, 'Right strategy'), pickers.right,
-      h('button', { class: 'btn small', 'data-testid': 'compare-swap', title: 'Swap the two sides',
-        onclick: () => dispatch({ type: 'set-compare', pair: [pair[1], pair[0]] }) }, '⇄ Swap'),
+      h('label', { for: 'compare-right-strategy', class: 'visually-hidden' }, 'Right strategy'),
+      pickers.right,
+      h(
+        'button',
+        {
+          class: 'btn small',
+          'data-testid': 'compare-swap',
+          title: 'Swap the two sides',
+          onclick: () => dispatch({ type: 'set-compare', pair: [pair[1], pair[0]] }),
+        },
+        '⇄ Swap',
+      ),
       $.note,
-      h('button', { class: 'btn small', 'data-testid': 'compare-close', onclick: () => dispatch({ type: 'set-compare', pair: null }) }, 'Close')),
-    h('div', { class: 'compare-body' },
+      h(
+        'button',
+        {
+          class: 'btn small',
+          'data-testid': 'compare-close',
+          onclick: () => dispatch({ type: 'set-compare', pair: null }),
+        },
+        'Close',
+      ),
+    ),
+    h(
+      'div',
+      { class: 'compare-body' },
       h('div', { class: 'compare-sides' }, sides.left.el, sides.right.el, $.overlay),
-      h('section', { class: 'compare-diff-wrap', 'aria-labelledby': 'compare-diff-title' }, diff.title, diff.el)));
+      h('section', { class: 'compare-diff-wrap', 'aria-labelledby': 'compare-diff-title' }, diff.title, diff.el),
+    ),
+  );
   parent.append(el);
   let synced = false;
   let layoutSeq = 0;
@@ -96,18 +132,33 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
     const numbers = compareNumbers(c.left, c.right);
     for (const side of ['left', 'right']) {
       const entry = catalog().strategies.find((e) => e.name === c.pair[side === 'left' ? 0 : 1]);
-      sides[side].show({ title: labels[side], blurb: entry?.blurb ?? '', graph: c.graph, plan: c[side], vm: vms[side], numbers });
+      sides[side].show({
+        title: labels[side],
+        blurb: entry?.blurb ?? '',
+        graph: c.graph,
+        plan: c[side],
+        vm: vms[side],
+        numbers,
+      });
     }
     const ids = diff.render(c, labels, shown.selection);
     const box = sides.left.view.cy.container().getBoundingClientRect();
-    const layout = await layoutGraph(layoutModel(vms.left), { direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN' });
+    const layout = await layoutGraph(layoutModel(vms.left), {
+      direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN',
+    });
     if (seq !== layoutSeq) return;
-    await Promise.all(['left', 'right'].map((side) => sides[side].draw(vms[side], layout)));  // big graphs draw over frames
+    await Promise.all(['left', 'right'].map((side) => sides[side].draw(vms[side], layout))); // big graphs draw over frames
     if (seq !== layoutSeq) return;
-    if (!synced) { syncViewports(sides.left.view.cy, sides.right.view.cy); synced = true; }
-    for (const side of Object.values(sides)) { side.markEdges(ids); side.setSelection(shown.selection); }
+    if (!synced) {
+      syncViewports(sides.left.view.cy, sides.right.view.cy);
+      synced = true;
+    }
+    for (const side of Object.values(sides)) {
+      side.markEdges(ids);
+      side.setSelection(shown.selection);
+    }
     sides.right.fit();
-    sides.left.fit();  // the right drawing follows (synced viewports)
+    sides.left.fit(); // the right drawing follows (synced viewports)
     el.dataset.compareShown = String((Number(el.dataset.compareShown) || 0) + 1);
   }
 
@@ -115,7 +166,10 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
     const open = !!state.compare;
     document.body.classList.toggle('comparing', open);
     el.hidden = !open;
-    if (!open) { shown = null; return; }
+    if (!open) {
+      shown = null;
+      return;
+    }
     pair = state.compare;
     fillSelect(pickers.left, catalog(), 'strategies', pair[0]);
     fillSelect(pickers.right, catalog(), 'strategies', pair[1]);
@@ -127,12 +181,17 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
     $.note.title = $.note.textContent;
     $.note.classList.toggle('error', !!err);
     $.overlay.hidden = !err;
-    $.overlay.textContent = err ? `Not planned: ${err.message}${state.compared ? ' — showing the last pair that planned.' : ''}` : '';
+    $.overlay.textContent = err
+      ? `Not planned: ${err.message}${state.compared ? ' — showing the last pair that planned.' : ''}`
+      : '';
     const c = state.compared;
     const prev = shown;
     shown = state;
     if (!c) return;
-    const labels = { left: labelOf(catalog(), 'strategies', c.pair[0]), right: labelOf(catalog(), 'strategies', c.pair[1]) };
+    const labels = {
+      left: labelOf(catalog(), 'strategies', c.pair[0]),
+      right: labelOf(catalog(), 'strategies', c.pair[1]),
+    };
     if (prev?.compared !== c) renderPlans(c, labels);
     else if (prev.selection !== state.selection) {
       diff.render(c, labels, state.selection);

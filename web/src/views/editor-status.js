@@ -21,7 +21,8 @@ export function createEditorStatus({ line, overlay, editor }) {
       else if (state.error) {
         const errs = state.error.errors?.length ? state.error.errors : [state.error.error];
         line.textContent = `${summarize(errs[0])}${errs.length > 1 ? ` (+${errs.length - 1} more)` : ''}`;
-      } else if (state.plan) line.textContent = `✓ Valid graph: ${state.graph.ops.length} ops, ${state.plan.edges.length} edges.`;
+      } else if (state.plan)
+        line.textContent = `✓ Valid graph: ${state.graph.ops.length} ops, ${state.plan.edges.length} edges.`;
       editor.setDiagnostics(!stale && state.error ? toDiagnostics(state.text, state.error) : []);
       overlay.hidden = !(state.error && state.plan && !stale);
       overlay.textContent = 'The JSON has an error — the graph shows the last valid plan.';

@@ -16,14 +16,26 @@
 import { drawnViewModel } from '../present/collapse.js';
 import { renderHeatLegend } from './heat-legend.js';
 
-export function createGraphPane({ graphView, container, overlay, legend, layoutGraph, getState, restoreOverlay,
-  onLaidOut = () => {}, onDrawn = () => {} }) {
+export function createGraphPane({
+  graphView,
+  container,
+  overlay,
+  legend,
+  layoutGraph,
+  getState,
+  restoreOverlay,
+  onLaidOut = () => {},
+  onDrawn = () => {},
+}) {
   let seq = 0;
   let last = null; // {plan, expanded} of the latest layout
   let shown = { selection: undefined, compare: null };
 
   function render(state) {
-    if (!state.compare && shown.compare) { graphView.cy.resize(); graphView.fit(); }
+    if (!state.compare && shown.compare) {
+      graphView.cy.resize();
+      graphView.fit();
+    }
     draw(state);
     if (state.selection !== shown.selection) graphView.setSelection(state.selection);
     shown = { selection: state.selection, compare: state.compare };
@@ -43,7 +55,10 @@ export function createGraphPane({ graphView, container, overlay, legend, layoutG
     }, 400);
     const t0 = performance.now();
     const box = container.getBoundingClientRect();
-    const layout = await layoutGraph(vm, { direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN', aspect: box.width / Math.max(1, box.height) });
+    const layout = await layoutGraph(vm, {
+      direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN',
+      aspect: box.width / Math.max(1, box.height),
+    });
     onLaidOut({ ms: performance.now() - t0, engine: layout.engine, reason: layout.reason, nodes: vm.nodes.length });
     clearTimeout(slow);
     if (mine !== seq) return;

@@ -27,52 +27,172 @@ const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
 
 const STYLE = [
   { selector: 'node[w]', style: { width: 'data(w)', height: 'data(h)' } },
-  { selector: 'node', style: {
-    shape: 'round-rectangle', 'background-color': '#ffffff',
-    'border-width': 1.5, 'border-color': '#8c959f', label: 'data(text)', 'text-wrap': 'wrap',
-    'text-valign': 'center', 'text-halign': 'center', 'font-family': FONT, 'font-size': 11, color: '#1f2328',
-    'line-height': 1.35 } },
+  {
+    selector: 'node',
+    style: {
+      shape: 'round-rectangle',
+      'background-color': '#ffffff',
+      'border-width': 1.5,
+      'border-color': '#8c959f',
+      label: 'data(text)',
+      'text-wrap': 'wrap',
+      'text-valign': 'center',
+      'text-halign': 'center',
+      'font-family': FONT,
+      'font-size': 11,
+      color: '#1f2328',
+      'line-height': 1.35,
+    },
+  },
   { selector: 'node[color]', style: { 'border-color': 'data(color)', 'border-width': 2 } },
-  { selector: 'node.source', style: { 'background-color': '#eef1f4', 'border-style': 'dashed', 'border-color': '#8c959f', 'border-width': 1.5, color: '#424a53' } },
-  { selector: 'node.barrier', style: { 'background-color': '#3d4852', 'border-color': '#3d4852', color: '#ffffff', shape: 'rectangle' } },
+  {
+    selector: 'node.source',
+    style: {
+      'background-color': '#eef1f4',
+      'border-style': 'dashed',
+      'border-color': '#8c959f',
+      'border-width': 1.5,
+      color: '#424a53',
+    },
+  },
+  {
+    selector: 'node.barrier',
+    style: { 'background-color': '#3d4852', 'border-color': '#3d4852', color: '#ffffff', shape: 'rectangle' },
+  },
   { selector: 'node.unknown', style: { 'background-color': '#fdecea', 'border-color': '#c62828' } },
   { selector: 'node.output', style: { 'border-style': 'double', 'border-width': 5 } },
   { selector: 'node.barrier.output', style: { 'border-color': '#0d1117' } },
-  { selector: 'node.recomputed', style: { 'underlay-color': '#8250df', 'underlay-opacity': 0.32, 'underlay-padding': 5, 'underlay-shape': 'round-rectangle' } },
+  {
+    selector: 'node.recomputed',
+    style: {
+      'underlay-color': '#8250df',
+      'underlay-opacity': 0.32,
+      'underlay-padding': 5,
+      'underlay-shape': 'round-rectangle',
+    },
+  },
   { selector: 'node.heat[heat]', style: { 'background-color': 'data(heat)', color: 'data(heatInk)' } },
-  { selector: 'node.group', style: {
-    shape: 'round-rectangle', 'background-color': 'data(color)', 'background-opacity': 0.13,
-    'border-color': 'data(color)', 'border-width': 1.5, 'border-style': 'solid', label: 'data(text)',
-    'text-valign': 'top', 'text-halign': 'center', 'text-margin-y': -3, 'font-size': 11, 'font-weight': 600,
-    color: '#1f2328', 'text-wrap': 'none', padding: 10 } },
-  { selector: 'edge', style: {
-    width: 1.6, 'line-color': '#9aa5b1', 'target-arrow-color': '#9aa5b1', 'target-arrow-shape': 'triangle',
-    'curve-style': 'bezier', 'arrow-scale': 0.9, 'line-style': 'dashed', 'line-dash-pattern': [5, 4] } },
-  { selector: 'edge[se]', style: { 'curve-style': 'straight', 'source-endpoint': 'data(se)', 'target-endpoint': 'data(te)' } },
-  { selector: 'edge[sw]', style: { 'curve-style': 'round-segments', 'segment-radius': 8, 'segment-weights': 'data(sw)',
-    'segment-distances': 'data(sd)', 'edge-distances': 'node-position' } },
-  { selector: 'edge.fused', style: { width: 3, 'line-style': 'solid', 'line-color': 'data(color)', 'target-arrow-color': 'data(color)' } },
-  { selector: 'edge.blocked', style: {
-    width: 2.4, 'line-color': '#d9480f', 'target-arrow-color': '#d9480f', label: 'data(tag)', 'font-size': 10,
-    'font-family': FONT, color: '#8a3300', 'text-background-color': '#fff', 'text-background-opacity': 0.9,
-    'text-background-padding': 2, 'text-rotation': 'autorotate' } },
-  { selector: 'edge.hover', style: { label: 'data(tag)', 'font-size': 10, 'font-family': FONT, color: '#1f2328',
-    'text-background-color': '#fff', 'text-background-opacity': 0.9, 'text-background-padding': 2 } },
+  {
+    selector: 'node.group',
+    style: {
+      shape: 'round-rectangle',
+      'background-color': 'data(color)',
+      'background-opacity': 0.13,
+      'border-color': 'data(color)',
+      'border-width': 1.5,
+      'border-style': 'solid',
+      label: 'data(text)',
+      'text-valign': 'top',
+      'text-halign': 'center',
+      'text-margin-y': -3,
+      'font-size': 11,
+      'font-weight': 600,
+      color: '#1f2328',
+      'text-wrap': 'none',
+      padding: 10,
+    },
+  },
+  {
+    selector: 'edge',
+    style: {
+      width: 1.6,
+      'line-color': '#9aa5b1',
+      'target-arrow-color': '#9aa5b1',
+      'target-arrow-shape': 'triangle',
+      'curve-style': 'bezier',
+      'arrow-scale': 0.9,
+      'line-style': 'dashed',
+      'line-dash-pattern': [5, 4],
+    },
+  },
+  {
+    selector: 'edge[se]',
+    style: { 'curve-style': 'straight', 'source-endpoint': 'data(se)', 'target-endpoint': 'data(te)' },
+  },
+  {
+    selector: 'edge[sw]',
+    style: {
+      'curve-style': 'round-segments',
+      'segment-radius': 8,
+      'segment-weights': 'data(sw)',
+      'segment-distances': 'data(sd)',
+      'edge-distances': 'node-position',
+    },
+  },
+  {
+    selector: 'edge.fused',
+    style: { width: 3, 'line-style': 'solid', 'line-color': 'data(color)', 'target-arrow-color': 'data(color)' },
+  },
+  {
+    selector: 'edge.blocked',
+    style: {
+      width: 2.4,
+      'line-color': '#d9480f',
+      'target-arrow-color': '#d9480f',
+      label: 'data(tag)',
+      'font-size': 10,
+      'font-family': FONT,
+      color: '#8a3300',
+      'text-background-color': '#fff',
+      'text-background-opacity': 0.9,
+      'text-background-padding': 2,
+      'text-rotation': 'autorotate',
+    },
+  },
+  {
+    selector: 'edge.hover',
+    style: {
+      label: 'data(tag)',
+      'font-size': 10,
+      'font-family': FONT,
+      color: '#1f2328',
+      'text-background-color': '#fff',
+      'text-background-opacity': 0.9,
+      'text-background-padding': 2,
+    },
+  },
   { selector: '.selected', style: { 'overlay-color': '#0b63c5', 'overlay-opacity': 0.18, 'overlay-padding': 5 } },
   { selector: 'node.group.selected', style: { 'border-width': 3, 'background-opacity': 0.24, 'overlay-opacity': 0 } },
   { selector: 'edge.selected', style: { width: 4, 'overlay-opacity': 0.12 } },
   { selector: '.match', style: { 'underlay-color': '#f5c400', 'underlay-opacity': 0.55, 'underlay-padding': 6 } },
   { selector: '.faded', style: { opacity: 0.35 } },
-  { selector: '.eh-handle', style: { 'background-color': '#0b63c5', width: 12, height: 12, shape: 'ellipse', 'overlay-opacity': 0, 'border-width': 0, label: '' } },
-  { selector: '.eh-ghost-edge, .eh-preview', style: { 'line-color': '#0b63c5', 'target-arrow-color': '#0b63c5', 'line-style': 'solid', width: 2.5 } },
+  {
+    selector: '.eh-handle',
+    style: {
+      'background-color': '#0b63c5',
+      width: 12,
+      height: 12,
+      shape: 'ellipse',
+      'overlay-opacity': 0,
+      'border-width': 0,
+      label: '',
+    },
+  },
+  {
+    selector: '.eh-ghost-edge, .eh-preview',
+    style: { 'line-color': '#0b63c5', 'target-arrow-color': '#0b63c5', 'line-style': 'solid', width: 2.5 },
+  },
   { selector: '.eh-source, .eh-target', style: { 'overlay-color': '#0b63c5', 'overlay-opacity': 0.2 } },
   // A collapsed fusion group (collapse.js): one box in its kernel colour; a click opens it.
-  { selector: 'node.collapsed', style: { 'background-color': 'data(color)', 'background-opacity': 0.2, 'border-color': 'data(color)',
-    'border-width': 2.5, 'border-style': 'solid', 'font-weight': 600, 'text-wrap': 'wrap' } },
+  {
+    selector: 'node.collapsed',
+    style: {
+      'background-color': 'data(color)',
+      'background-opacity': 0.2,
+      'border-color': 'data(color)',
+      'border-width': 2.5,
+      'border-style': 'solid',
+      'font-weight': 600,
+      'text-wrap': 'wrap',
+    },
+  },
   { selector: 'node.collapsed.selected', style: { 'border-width': 4, 'background-opacity': 0.32 } },
   // Big graphs: no labels when zoomed far out, plain straight edges (much cheaper to draw).
   { selector: 'node.lite', style: { 'min-zoomed-font-size': 7 } },
-  { selector: 'edge.lite', style: { 'curve-style': 'straight', 'line-style': 'solid', 'arrow-scale': 0.7, 'min-zoomed-font-size': 7 } },
+  {
+    selector: 'edge.lite',
+    style: { 'curve-style': 'straight', 'line-style': 'solid', 'arrow-scale': 0.7, 'min-zoomed-font-size': 7 },
+  },
   { selector: 'edge.lite.unfused', style: { 'line-color': '#c3cad2', 'target-arrow-color': '#c3cad2' } },
 ];
 export const LITE_ABOVE = 600; // drawn nodes
@@ -83,7 +203,19 @@ function toElements(vm, { positions, routes }) {
   const els = [];
   const lite = vm.nodes.length > LITE_ABOVE ? ' lite' : '';
   for (const g of vm.groups) {
-    if (g.multi) els.push({ group: 'nodes', data: { id: g.id, text: `kernel ${g.group}${g.label ? ` · ${g.label}` : ''}`, color: g.color, kind: 'group', group: g.group, label: g.label ?? '' }, classes: 'group' });
+    if (g.multi)
+      els.push({
+        group: 'nodes',
+        data: {
+          id: g.id,
+          text: `kernel ${g.group}${g.label ? ` · ${g.label}` : ''}`,
+          color: g.color,
+          kind: 'group',
+          group: g.group,
+          label: g.label ?? '',
+        },
+        classes: 'group',
+      });
   }
   for (const n of vm.nodes) {
     const size = boxOf(n);
@@ -91,18 +223,41 @@ function toElements(vm, { positions, routes }) {
     if (n.parent) data.parent = n.parent;
     if (n.color && (n.category === 'elementwise' || n.collapsed)) data.color = n.color;
     if (n.heat) Object.assign(data, { heat: n.heat.color, heatInk: n.heat.ink });
-    els.push({ group: 'nodes', data, position: positions[n.id] ?? { x: 0, y: 0 },
-      classes: [n.category, n.output ? 'output' : '', n.copies?.length ? 'recomputed' : '', n.collapsed ? 'collapsed' : ''].join(' ') + lite });
+    els.push({
+      group: 'nodes',
+      data,
+      position: positions[n.id] ?? { x: 0, y: 0 },
+      classes:
+        [
+          n.category,
+          n.output ? 'output' : '',
+          n.copies?.length ? 'recomputed' : '',
+          n.collapsed ? 'collapsed' : '',
+        ].join(' ') + lite,
+    });
   }
   for (const e of vm.edges) {
     const blocked = !e.fused && isBlocked(e.reason);
     const route = routes[e.id];
-    const shape = route?.length >= 2 && positions[e.source] && positions[e.target] ? edgeShape(route, positions[e.source], positions[e.target]) : null;
-    els.push({ group: 'edges', data: { id: e.id, source: e.source, target: e.target, producer: e.producer,
-      consumer: e.consumer, color: e.color ?? '#4e79a7', tag: e.fused ? 'fused' : shortReason(e.reason),
-      ...(shape ? { se: shape.sourceEndpoint, te: shape.targetEndpoint } : {}),
-      ...(shape?.weights.length ? { sw: shape.weights, sd: shape.distances } : {}) },
-    classes: (e.fused ? 'fused' : blocked ? 'blocked' : 'unfused') + lite });
+    const shape =
+      route?.length >= 2 && positions[e.source] && positions[e.target]
+        ? edgeShape(route, positions[e.source], positions[e.target])
+        : null;
+    els.push({
+      group: 'edges',
+      data: {
+        id: e.id,
+        source: e.source,
+        target: e.target,
+        producer: e.producer,
+        consumer: e.consumer,
+        color: e.color ?? '#4e79a7',
+        tag: e.fused ? 'fused' : shortReason(e.reason),
+        ...(shape ? { se: shape.sourceEndpoint, te: shape.targetEndpoint } : {}),
+        ...(shape?.weights.length ? { sw: shape.weights, sd: shape.distances } : {}),
+      },
+      classes: (e.fused ? 'fused' : blocked ? 'blocked' : 'unfused') + lite,
+    });
   }
   return els;
 }
@@ -110,11 +265,16 @@ function toElements(vm, { positions, routes }) {
 // The box around node boxes [{x, y, w, h, child}] (a cluster member adds room for its cluster's padding and
 // title), or null for none.
 function around(boxes) {
-  let x0 = Infinity; let y0 = Infinity; let x1 = -Infinity; let y1 = -Infinity;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
   for (const { x, y, w = 60, h = 40, child } of boxes) {
     const pad = child ? 24 : 0;
-    x0 = Math.min(x0, x - w / 2 - pad); x1 = Math.max(x1, x + w / 2 + pad);
-    y0 = Math.min(y0, y - h / 2 - 2 * pad); y1 = Math.max(y1, y + h / 2 + pad);
+    x0 = Math.min(x0, x - w / 2 - pad);
+    x1 = Math.max(x1, x + w / 2 + pad);
+    y0 = Math.min(y0, y - h / 2 - 2 * pad);
+    y1 = Math.max(y1, y + h / 2 + pad);
   }
   return Number.isFinite(x0) ? { x0, y0, x1, y1 } : null;
 }
@@ -122,18 +282,35 @@ function around(boxes) {
 // Zoom and pan so a box fills the view with a margin, at most 1.3x.
 function fitBox(cy, box, margin = 30) {
   if (!box) return;
-  const zoom = Math.max(cy.minZoom(), Math.min(1.3, (cy.width() - 2 * margin) / (box.x1 - box.x0), (cy.height() - 2 * margin) / (box.y1 - box.y0)));
-  cy.viewport({ zoom, pan: { x: cy.width() / 2 - (zoom * (box.x0 + box.x1)) / 2, y: cy.height() / 2 - (zoom * (box.y0 + box.y1)) / 2 } });
+  const zoom = Math.max(
+    cy.minZoom(),
+    Math.min(1.3, (cy.width() - 2 * margin) / (box.x1 - box.x0), (cy.height() - 2 * margin) / (box.y1 - box.y0)),
+  );
+  cy.viewport({
+    zoom,
+    pan: { x: cy.width() / 2 - (zoom * (box.x0 + box.x1)) / 2, y: cy.height() / 2 - (zoom * (box.y0 + box.y1)) / 2 },
+  });
 }
 
 // Resolves after the next frame has been drawn.
 const nextFrame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
 
 export function createGraphView(container, { onSelect, onConnect, onHoverEdge, onToggleGroup }) {
-  const cy = cytoscape({ container, style: STYLE, minZoom: 0.05, maxZoom: 3,
-    boxSelectionEnabled: false, autounselectify: true });
-  const eh = cy.edgehandles({ canConnect: (s, t) => !s.same(t) && !s.isParent() && !t.isParent(), snap: true,
-    hoverDelay: 100, noEdgeEventsInDraw: true, disableBrowserGestures: true });
+  const cy = cytoscape({
+    container,
+    style: STYLE,
+    minZoom: 0.05,
+    maxZoom: 3,
+    boxSelectionEnabled: false,
+    autounselectify: true,
+  });
+  const eh = cy.edgehandles({
+    canConnect: (s, t) => !s.same(t) && !s.isParent() && !t.isParent(),
+    snap: true,
+    hoverDelay: 100,
+    noEdgeEventsInDraw: true,
+    disableBrowserGestures: true,
+  });
   let editable = true;
   let colorBy = 'group';
   let renderSeq = 0;
@@ -148,8 +325,16 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
   const applyColors = () => cy.nodes('[heat]').toggleClass('heat', colorBy === 'bytes');
   // Fit the graph, but never blow a small graph up past a readable size. The box is computed from node
   // positions and sizes: Cytoscape's own fit measures every label first, which takes seconds on big graphs.
-  const fitView = () => fitBox(cy, around(cy.nodes().filter((n) => !n.isParent())
-    .map((n) => ({ ...n.position(), w: n.data('w'), h: n.data('h'), child: n.isChild() }))));
+  const fitView = () =>
+    fitBox(
+      cy,
+      around(
+        cy
+          .nodes()
+          .filter((n) => !n.isParent())
+          .map((n) => ({ ...n.position(), w: n.data('w'), h: n.data('h'), child: n.isChild() })),
+      ),
+    );
 
   cy.on('ehcomplete', (evt, source, target, added) => {
     added.remove();
@@ -162,13 +347,20 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
       onSelect({ kind: 'group', id: t.data('group') });
       return onToggleGroup?.(t.data('group'));
     }
-    if (t.isEdge()) return onSelect({ kind: 'edge', id: { producer: t.data('producer'), consumer: t.data('consumer') } });
+    if (t.isEdge())
+      return onSelect({ kind: 'edge', id: { producer: t.data('producer'), consumer: t.data('consumer') } });
     if (t.hasClass('group')) return onSelect({ kind: 'group', id: t.data('group') });
     if (t.data('op') !== undefined) return onSelect({ kind: 'op', id: t.data('op') });
   });
   cy.on('dbltap', 'node.group', (evt) => onToggleGroup?.(evt.target.data('group')));
-  cy.on('mouseover', 'edge', (evt) => { evt.target.addClass('hover'); onHoverEdge?.(evt.target.data(), evt.renderedPosition); });
-  cy.on('mouseout', 'edge', (evt) => { evt.target.removeClass('hover'); onHoverEdge?.(null); });
+  cy.on('mouseover', 'edge', (evt) => {
+    evt.target.addClass('hover');
+    onHoverEdge?.(evt.target.data(), evt.renderedPosition);
+  });
+  cy.on('mouseout', 'edge', (evt) => {
+    evt.target.removeClass('hover');
+    onHoverEdge?.(null);
+  });
 
   return {
     cy,
@@ -189,8 +381,14 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
         applyColors();
       });
       if (fit) {
-        fitBox(cy, around(els.filter((e) => e.position && e.group === 'nodes')
-          .map((e) => ({ ...e.position, w: e.data.w, h: e.data.h, child: !!e.data.parent }))));
+        fitBox(
+          cy,
+          around(
+            els
+              .filter((e) => e.position && e.group === 'nodes')
+              .map((e) => ({ ...e.position, w: e.data.w, h: e.data.h, child: !!e.data.parent })),
+          ),
+        );
       }
       for (let k = CHUNK; k < els.length; k += CHUNK) {
         await nextFrame();
@@ -208,7 +406,9 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
       if (sel.kind === 'op') drawnOf(sel.id).addClass('selected');
       else if (sel.kind === 'group') {
         const g = cy.$id(`g${sel.id}`);
-        (g.nonempty() ? g : cy.nodes().filter((n) => n.data('group') === sel.id && !n.hasClass('group'))).addClass('selected');
+        (g.nonempty() ? g : cy.nodes().filter((n) => n.data('group') === sel.id && !n.hasClass('group'))).addClass(
+          'selected',
+        );
       } else if (sel.kind === 'edge') drawnEdge(sel.id.producer, sel.id.consumer).addClass('selected');
     },
     setMatches(ops) {

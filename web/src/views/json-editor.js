@@ -56,7 +56,9 @@ export function createJsonEditor(parent, { schema, onChange }) {
       view.dispatch(setDiagnostics(view.state, diags.map(clamp)));
     },
     setReadOnly(on) {
-      view.dispatch({ effects: readOnly.reconfigure(on ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : []) });
+      view.dispatch({
+        effects: readOnly.reconfigure(on ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : []),
+      });
     },
     focus: () => view.focus(),
     hasFocus: () => view.hasFocus,

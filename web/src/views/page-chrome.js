@@ -24,11 +24,14 @@ export function createPageChrome({ editable, graphView, catalog, dispatch }) {
   $('notice-close').addEventListener('click', () => dispatch({ type: 'dismiss-notice' }));
   let colorBy = null;
   return {
-    setVersion(v) { $('planner-version').textContent = `planner ${v}`; },
+    setVersion(v) {
+      $('planner-version').textContent = `planner ${v}`;
+    },
     render(state) {
       $('undo').disabled = !editable || state.past.length === 0;
       $('redo').disabled = !editable || state.future.length === 0;
-      $('delete-selected').disabled = !editable || !(state.selection?.kind === 'op' || state.selection?.kind === 'edge');
+      $('delete-selected').disabled =
+        !editable || !(state.selection?.kind === 'op' || state.selection?.kind === 'edge');
       $('opt-broadcast').checked = state.options.broadcast;
       $('opt-resident').checked = state.options.resident_sources;
       const heat = state.colorBy === 'bytes';
@@ -37,7 +40,8 @@ export function createPageChrome({ editable, graphView, catalog, dispatch }) {
       $('legend').hidden = heat;
       if (state.colorBy !== colorBy) graphView.setColorBy(state.colorBy);
       colorBy = state.colorBy;
-      for (const a of document.querySelectorAll('#gallery a')) a.setAttribute('aria-current', String(a.dataset.example === state.example));
+      for (const a of document.querySelectorAll('#gallery a'))
+        a.setAttribute('aria-current', String(a.dataset.example === state.example));
       const ex = findExample(state.example);
       const strategy = state.options.strategy ? ` · ${labelOf(catalog(), 'strategies', state.options.strategy)}` : '';
       $('embed-example').textContent = `${ex ? ex.title : 'custom graph'}${strategy}`;

@@ -39,20 +39,48 @@ export function createSavingsPanel({ onSelect }) {
       const byId = new Map(plan.groups.map((g) => [g.id, g]));
       const colour = colours(plan);
       const max = top[0]?.saved ?? 1;
-      $('savings-count').textContent = ranked.length > SHOWN ? `(top ${SHOWN} of ${ranked.length} kernels)` : `(${ranked.length} kernel${ranked.length === 1 ? '' : 's'})`;
-      $('savings').replaceChildren(...top.map((r) => {
-        const g = byId.get(r.group);
-        const selected = selection?.kind === 'group' && selection.id === r.group;
-        const select = () => onSelect({ kind: 'group', id: r.group });
-        return h('li', { tabindex: 0, class: selected ? 'selected' : '', 'data-group': r.group, 'aria-selected': String(selected),
-          title: `kernel ${r.group}: ${exactBytes(r.unfused)} unfused → ${exactBytes(r.fused)} fused`,
-          onclick: select, onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); select(); } } },
-        h('span', { class: 'chip', style: { background: colour.get(r.group) ?? '#fff' } }),
-        h('span', { class: 'saving-name' }, h('strong', {}, `kernel ${r.group}`), ` · ${r.ops} ops · `, h('code', {}, title(graph, g))),
-        h('span', { class: 'saving-bytes', 'data-saved': r.saved }, `−${formatBytes(r.saved)}`),
-        h('span', { class: 'saving-bar', style: { width: `${Math.max(2, (100 * r.saved) / max).toFixed(1)}%` } }));
-      }));
-      if (!top.length) $('savings').replaceChildren(h('li', { class: 'muted' }, 'No kernel saves bytes: nothing fuses in this graph.'));
+      $('savings-count').textContent =
+        ranked.length > SHOWN
+          ? `(top ${SHOWN} of ${ranked.length} kernels)`
+          : `(${ranked.length} kernel${ranked.length === 1 ? '' : 's'})`;
+      $('savings').replaceChildren(
+        ...top.map((r) => {
+          const g = byId.get(r.group);
+          const selected = selection?.kind === 'group' && selection.id === r.group;
+          const select = () => onSelect({ kind: 'group', id: r.group });
+          return h(
+            'li',
+            {
+              tabindex: 0,
+              class: selected ? 'selected' : '',
+              'data-group': r.group,
+              'aria-selected': String(selected),
+              title: `kernel ${r.group}: ${exactBytes(r.unfused)} unfused → ${exactBytes(r.fused)} fused`,
+              onclick: select,
+              onkeydown: (e) => {
+                if (e.key === 'Enter' || e.key === ' ') {
+                  e.preventDefault();
+                  select();
+                }
+              },
+            },
+            h('span', { class: 'chip', style: { background: colour.get(r.group) ?? '#fff' } }),
+            h(
+              'span',
+              { class: 'saving-name' },
+              h('strong', {}, `kernel ${r.group}`),
+              ` · ${r.ops} ops · `,
+              h('code', {}, title(graph, g)),
+            ),
+            h('span', { class: 'saving-bytes', 'data-saved': r.saved }, `−${formatBytes(r.saved)}`),
+            h('span', { class: 'saving-bar', style: { width: `${Math.max(2, (100 * r.saved) / max).toFixed(1)}%` } }),
+          );
+        }),
+      );
+      if (!top.length)
+        $('savings').replaceChildren(
+          h('li', { class: 'muted' }, 'No kernel saves bytes: nothing fuses in this graph.'),
+        );
     },
   };
 }

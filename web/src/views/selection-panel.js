@@ -1,6 +1,6 @@
 // selection-panel.js — properties of the selected op, kernel or edge; edits an op's fields in place.
 //
-// Contract: createSelectionPanel(body, {dispatch, dtypes, kinds}) → {render(state, editable)}. Shows the
+// Contract: createSelectionPanel(body, {dispatch, dtypes}) → {render(state, editable)}. Shows the
 // selection of state (an op: name, kind, shape, dtype, inputs, bytes moved unfused, its kernel and the kernels
 // recomputing it; a kernel: pattern label, members, bytes and estimated time; an
 // edge: fused or the planner's reason in words). Edits dispatch 'edit-graph' events; invalid field text is
@@ -16,7 +16,7 @@ import { explainReason } from '../present/reasons.js';
 // The other groups that hold op i (recomputed copies), by id.
 const copiesOf = (plan, i, own) => plan.groups.filter((x) => x.id !== own && x.ops.includes(i)).map((x) => x.id);
 
-export function createSelectionPanel(body, { dispatch, dtypes, kinds }) {
+export function createSelectionPanel(body, { dispatch, dtypes }) {
   const edit = (e) => dispatch({ type: 'edit-graph', edit: e });
 
   function field(label, input) {
@@ -28,40 +28,141 @@ export function createSelectionPanel(body, { dispatch, dtypes, kinds }) {
   function opView(graph, plan, i, editable) {
     const op = graph.ops[i];
     const commit = (patch) => edit({ type: 'update', op: i, patch });
-    const onEnter = (e) => { if (e.key === 'Enter') e.target.blur(); };
-    const name = h('input', { value: op.name ?? '', disabled: !editable, 'data-testid': 'prop-name', onkeydown: onEnter,
-      onchange: (e) => commit({ name: e.target.value.trim() || undefined }) });
-    const kind = h('input', { value: op.kind, list: 'kind-list', disabled: !editable, 'data-testid': 'prop-kind', onkeydown: onEnter,
-      onchange: (e) => commit({ kind: e.target.value.trim() }) });
-    const shape = h('input', { value: (op.shape ?? []).join(', '), disabled: !editable, 'data-testid': 'prop-shape', onkeydown: onEnter,
+    const onEnter = (e) => {
+      if (e.key === 'Enter') e.target.blur();
+    };
+    const name = h('input', {
+      value: op.name ?? '',
+      disabled: !editable,
+      'data-testid': 'prop-name',
+      onkeydown: onEnter,
+      onchange: (e) => commit({ name: e.target.value.trim() || undefined }),
+    });
+    const kind = h('input', {
+      value: op.kind,
+      list: 'kind-list',
+      disabled: !editable,
+      'data-testid': 'prop-kind',
+      onkeydown: onEnter,
+      onchange: (e) => commit({ kind: e.target.value.trim() }),
+    });
+    const shape = h('input', {
+      value: (op.shape ?? []).join(', '),
+      disabled: !editable,
+      'data-testid': 'prop-shape',
+      onkeydown: onEnter,
       onchange: (e) => {
         const dims = parseShape(e.target.value);
         e.target.setAttribute('aria-invalid', dims ? 'false' : 'true');
         if (dims) commit({ shape: dims });
-      } });
+      },
+    });
     const dtypeOptions = dtypes.map((d) => h('option', { value: d, selected: op.dtype === d }, d));
-    if (op.dtype === undefined) dtypeOptions.unshift(h('option', { value: '', selected: true }, `${op.dtype_bytes} bytes`));
-    const dtype = h('select', { disabled: !editable, 'data-testid': 'prop-dtype',
-      onchange: (e) => e.target.value && commit({ dtype: e.target.value, dtype_bytes: undefined }) }, dtypeOptions);
+    if (op.dtype === undefined)
+      dtypeOptions.unshift(h('option', { value: '', selected: true }, `${op.dtype_bytes} bytes`));
+    const dtype = h(
+      'select',
+      {
+        disabled: !editable,
+        'data-testid': 'prop-dtype',
+        onchange: (e) => e.target.value && commit({ dtype: e.target.value, dtype_bytes: undefined }),
+      },
+      dtypeOptions,
+    );
     const resolved = resolveInputs(graph)[i];
-    const inputs = h('div', { class: 'input-list' }, resolved.length ? resolved.map((p) => h('span', { class: 'input-chip' },
-      h('code', {}, p >= 0 ? opLabel(graph, p) : '?'),
-      editable && p >= 0 ? h('button', { title: `Disconnect ${opLabel(graph, p)}`, 'aria-label': `Disconnect ${opLabel(graph, p)}`,
-        onclick: () => edit({ type: 'disconnect', producer: p, consumer: i }) }, '✕') : null)) : h('span', { class: 'muted' }, 'none (a source)'));
+    const inputs = h(
+      'div',
+      { class: 'input-list' },
+      resolved.length
+        ? resolved.map((p) =>
+            h(
+              'span',
+              { class: 'input-chip' },
+              h('code', {}, p >= 0 ? opLabel(graph, p) : '?'),
+              editable && p >= 0
+                ? h(
+                    'button',
+                    {
+                      title: `Disconnect ${opLabel(graph, p)}`,
+                      'aria-label': `Disconnect ${opLabel(graph, p)}`,
+                      onclick: () => edit({ type: 'disconnect', producer: p, consumer: i }),
+                    },
+                    '✕',
+                  )
+                : null,
+            ),
+          )
+        : h('span', { class: 'muted' }, 'none (a source)'),
+    );
     const g = plan.groups.find((x) => x.id === plan.op_group[i]);
     return [
-      h('p', {}, h('strong', {}, opLabel(graph, i)), ' ', h('span', { class: 'badge' }, categoryOf(op.kind)), ' ',
-        g?.outputs?.includes(i) ? h('span', { class: 'badge' }, 'written to memory') : h('span', { class: 'badge' }, 'stays in registers')),
-      h('div', { class: 'props' }, field('name', name), field('kind', kind), field('shape', shape), field('dtype', dtype),
-        h('label', {}, 'inputs'), inputs),
-      typeof plan.op_bytes_unfused?.[i] === 'number' ? h('p', { 'data-testid': 'op-bytes' }, 'Unfused, this op moves ',
-        h('strong', { title: exactBytes(plan.op_bytes_unfused[i]) }, formatBytes(plan.op_bytes_unfused[i])),
-        ' (its distinct inputs read + its output written).') : null,
-      g ? h('p', {}, 'Kernel ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); dispatch({ type: 'select', target: { kind: 'group', id: g.id } }); } }, String(g.id)),
-        ` (${g.ops.length} op${g.ops.length > 1 ? 's' : ''}) reads ${formatBytes(g.bytes_read)}, writes ${formatBytes(g.bytes_written)}.`) : null,
-      copiesOf(plan, i, g?.id).length ? h('p', { 'data-testid': 'op-copies' }, `↻ Also recomputed inside kernel ${copiesOf(plan, i, g?.id).join(', ')}.`) : null,
-      editable ? h('div', { class: 'sel-actions' }, h('button', { class: 'btn small danger', 'data-testid': 'delete-op',
-        onclick: () => edit({ type: 'remove', op: i }) }, 'Delete op')) : null,
+      h(
+        'p',
+        {},
+        h('strong', {}, opLabel(graph, i)),
+        ' ',
+        h('span', { class: 'badge' }, categoryOf(op.kind)),
+        ' ',
+        g?.outputs?.includes(i)
+          ? h('span', { class: 'badge' }, 'written to memory')
+          : h('span', { class: 'badge' }, 'stays in registers'),
+      ),
+      h(
+        'div',
+        { class: 'props' },
+        field('name', name),
+        field('kind', kind),
+        field('shape', shape),
+        field('dtype', dtype),
+        h('label', {}, 'inputs'),
+        inputs,
+      ),
+      typeof plan.op_bytes_unfused?.[i] === 'number'
+        ? h(
+            'p',
+            { 'data-testid': 'op-bytes' },
+            'Unfused, this op moves ',
+            h('strong', { title: exactBytes(plan.op_bytes_unfused[i]) }, formatBytes(plan.op_bytes_unfused[i])),
+            ' (its distinct inputs read + its output written).',
+          )
+        : null,
+      g
+        ? h(
+            'p',
+            {},
+            'Kernel ',
+            h(
+              'a',
+              {
+                href: '#',
+                onclick: (e) => {
+                  e.preventDefault();
+                  dispatch({ type: 'select', target: { kind: 'group', id: g.id } });
+                },
+              },
+              String(g.id),
+            ),
+            ` (${g.ops.length} op${g.ops.length > 1 ? 's' : ''}) reads ${formatBytes(g.bytes_read)}, writes ${formatBytes(g.bytes_written)}.`,
+          )
+        : null,
+      copiesOf(plan, i, g?.id).length
+        ? h(
+            'p',
+            { 'data-testid': 'op-copies' },
+            `↻ Also recomputed inside kernel ${copiesOf(plan, i, g?.id).join(', ')}.`,
+          )
+        : null,
+      editable
+        ? h(
+            'div',
+            { class: 'sel-actions' },
+            h(
+              'button',
+              { class: 'btn small danger', 'data-testid': 'delete-op', onclick: () => edit({ type: 'remove', op: i }) },
+              'Delete op',
+            ),
+          )
+        : null,
     ];
   }
 
@@ -70,15 +171,33 @@ export function createSelectionPanel(body, { dispatch, dtypes, kinds }) {
     if (!g) return [h('p', { class: 'muted' }, 'That kernel is gone.')];
     const names = (ids) => (ids?.length ? ids.map((k) => opLabel(graph, k)).join(', ') : '–');
     return [
-      h('p', {}, h('strong', {}, `Kernel ${g.id}`), g.label ? [' ', h('span', { class: 'pattern' }, g.label)] : null,
-        ` — ${g.ops.length} op${g.ops.length > 1 ? 's' : ''}${g.recomputed?.length ? `, ${g.recomputed.length} recomputed here` : ''}`),
-      h('div', { class: 'props' },
-        h('span', { class: 'muted' }, 'ops'), h('span', {}, names(g.ops)),
-        h('span', { class: 'muted' }, 'reads'), h('span', {}, names(g.inputs)),
-        h('span', { class: 'muted' }, 'writes'), h('span', {}, names(g.outputs)),
-        h('span', { class: 'muted' }, 'bytes read'), h('span', { title: exactBytes(g.bytes_read) }, formatBytes(g.bytes_read)),
-        h('span', { class: 'muted' }, 'bytes written'), h('span', { title: exactBytes(g.bytes_written) }, formatBytes(g.bytes_written)),
-        typeof g.time_us === 'number' ? [h('span', { class: 'muted' }, 'est. time'), h('span', { title: `${g.time_us} µs; ${g.flops} flops` }, formatTime(g.time_us))] : null),
+      h(
+        'p',
+        {},
+        h('strong', {}, `Kernel ${g.id}`),
+        g.label ? [' ', h('span', { class: 'pattern' }, g.label)] : null,
+        ` — ${g.ops.length} op${g.ops.length > 1 ? 's' : ''}${g.recomputed?.length ? `, ${g.recomputed.length} recomputed here` : ''}`,
+      ),
+      h(
+        'div',
+        { class: 'props' },
+        h('span', { class: 'muted' }, 'ops'),
+        h('span', {}, names(g.ops)),
+        h('span', { class: 'muted' }, 'reads'),
+        h('span', {}, names(g.inputs)),
+        h('span', { class: 'muted' }, 'writes'),
+        h('span', {}, names(g.outputs)),
+        h('span', { class: 'muted' }, 'bytes read'),
+        h('span', { title: exactBytes(g.bytes_read) }, formatBytes(g.bytes_read)),
+        h('span', { class: 'muted' }, 'bytes written'),
+        h('span', { title: exactBytes(g.bytes_written) }, formatBytes(g.bytes_written)),
+        typeof g.time_us === 'number'
+          ? [
+              h('span', { class: 'muted' }, 'est. time'),
+              h('span', { title: `${g.time_us} µs; ${g.flops} flops` }, formatTime(g.time_us)),
+            ]
+          : null,
+      ),
     ];
   }
 
@@ -88,11 +207,36 @@ export function createSelectionPanel(body, { dispatch, dtypes, kinds }) {
     const p = opLabel(graph, producer);
     const c = opLabel(graph, consumer);
     return [
-      h('p', {}, h('code', {}, p), ' → ', h('code', {}, c), ' ', h('span', { class: 'badge' }, e.fused ? 'fused' : `not fused: ${e.reason}`)),
+      h(
+        'p',
+        {},
+        h('code', {}, p),
+        ' → ',
+        h('code', {}, c),
+        ' ',
+        h('span', { class: 'badge' }, e.fused ? 'fused' : `not fused: ${e.reason}`),
+      ),
       h('p', { 'data-testid': 'edge-reason' }, explainReason(e, { producer: p, consumer: c })),
-      h('p', { class: 'muted' }, `${p}: ${formatShape(graph.ops[producer].shape)} → ${c}: ${formatShape(graph.ops[consumer].shape)}`),
-      editable ? h('div', { class: 'sel-actions' }, h('button', { class: 'btn small danger', 'data-testid': 'delete-edge',
-        onclick: () => edit({ type: 'disconnect', producer, consumer }) }, 'Remove edge')) : null,
+      h(
+        'p',
+        { class: 'muted' },
+        `${p}: ${formatShape(graph.ops[producer].shape)} → ${c}: ${formatShape(graph.ops[consumer].shape)}`,
+      ),
+      editable
+        ? h(
+            'div',
+            { class: 'sel-actions' },
+            h(
+              'button',
+              {
+                class: 'btn small danger',
+                'data-testid': 'delete-edge',
+                onclick: () => edit({ type: 'disconnect', producer, consumer }),
+              },
+              'Remove edge',
+            ),
+          )
+        : null,
     ];
   }
 
@@ -103,7 +247,16 @@ export function createSelectionPanel(body, { dispatch, dtypes, kinds }) {
       if (shown.plan === plan && shown.graph === graph && shown.selection === sel) return;
       shown = { plan, graph, selection: sel };
       let content;
-      if (!graph || !plan || !sel) content = [h('p', { class: 'muted' }, editable ? 'Click an op, a kernel or an edge. Double-click the graph background to add an op.' : 'Click an op, a kernel or an edge.')];
+      if (!graph || !plan || !sel)
+        content = [
+          h(
+            'p',
+            { class: 'muted' },
+            editable
+              ? 'Click an op, a kernel or an edge. Double-click the graph background to add an op.'
+              : 'Click an op, a kernel or an edge.',
+          ),
+        ];
       else if (sel.kind === 'op' && graph.ops[sel.id]) content = opView(graph, plan, sel.id, editable);
       else if (sel.kind === 'group') content = groupView(graph, plan, sel.id);
       else if (sel.kind === 'edge') content = edgeView(graph, plan, sel.id, editable);

@@ -16,12 +16,14 @@ export function createStatusLine(el, { planMs }) {
     el.classList.toggle('error', !!state.error);
     if (state.error) {
       const err = state.error.error;
-      el.textContent = `${err?.code === 'load_failed' ? 'The planner could not be loaded' : 'Not planned'}: ${summarize(err)}` +
+      el.textContent =
+        `${err?.code === 'load_failed' ? 'The planner could not be loaded' : 'Not planned'}: ${summarize(err)}` +
         (state.plan ? ' — showing the last valid plan.' : '');
     } else if (state.plan) {
       const p = state.plan;
       const ms = planMs() !== null ? ` in ${planMs().toFixed(1)} ms` : '';
-      el.textContent = `Planned ${state.graph.ops.length} ops into ${p.kernels_fused} kernel${p.kernels_fused === 1 ? '' : 's'}${ms}` +
+      el.textContent =
+        `Planned ${state.graph.ops.length} ops into ${p.kernels_fused} kernel${p.kernels_fused === 1 ? '' : 's'}${ms}` +
         ` (${p.groups.filter((g) => g.ops.length > 1).length} fused) · hover an edge to see why it was not fused`;
     } else el.textContent = 'Loading the planner…';
   }
@@ -30,7 +32,8 @@ export function createStatusLine(el, { planMs }) {
     const { graph, plan } = state;
     if (!edge || !graph || !plan) return render(state);
     const e = plan.edges.find((x) => x.producer === edge.producer && x.consumer === edge.consumer);
-    if (e) el.textContent = explainReason(e, { producer: opLabel(graph, e.producer), consumer: opLabel(graph, e.consumer) });
+    if (e)
+      el.textContent = explainReason(e, { producer: opLabel(graph, e.producer), consumer: opLabel(graph, e.consumer) });
   }
   return { render, showEdge };
 }

@@ -47,7 +47,9 @@ export function createStrategyPicker({ strategy, hardware, dispatch }) {
   }
 
   return {
-    setCatalog(next) { catalog = next; },
+    setCatalog(next) {
+      catalog = next;
+    },
     render,
     catalog: () => catalog,
   };

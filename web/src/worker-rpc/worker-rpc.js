@@ -23,8 +23,15 @@
 
 const byMessage = (e) => e?.message || 'the worker stopped';
 
-export function createWorkerRpc({ start, main, lazy = true, afterCrash = 'main', crashReason = byMessage,
-  onEvent = () => {}, onCrash = () => {} }) {
+export function createWorkerRpc({
+  start,
+  main,
+  lazy = true,
+  afterCrash = 'main',
+  crashReason = byMessage,
+  onEvent = () => {},
+  onCrash = () => {},
+}) {
   let worker = null;
   let onMainThread = false;
   let seq = 0;

@@ -76,15 +76,32 @@ function slice(ctx) {
 }
 
 const FOLD = {
-  Identity: same, Reshape: same, Flatten: same, Squeeze: same, Unsqueeze: same, Cast: cast, CastLike: cast,
-  Concat: concat, Gather: gather, Slice: slice,
+  Identity: same,
+  Reshape: same,
+  Flatten: same,
+  Squeeze: same,
+  Unsqueeze: same,
+  Cast: cast,
+  CastLike: cast,
+  Concat: concat,
+  Gather: gather,
+  Slice: slice,
   Expand: (ctx, out) => elementwise((x) => x)({ ...ctx, inputs: [ctx.inputs[0]] }, out),
-  Add: elementwise((x, y) => x + y), Sub: elementwise((x, y) => x - y), Mul: elementwise((x, y) => x * y),
-  Div: elementwise((x, y) => x / y), Mod: elementwise((x, y) => x % y), Neg: elementwise((x) => -x),
-  Abs: elementwise(Math.abs), Max: elementwise(Math.max), Min: elementwise(Math.min),
-  Equal: elementwise((x, y) => b(x === y)), Less: elementwise((x, y) => b(x < y)),
-  Greater: elementwise((x, y) => b(x > y)), Not: elementwise((x) => b(!x)),
-  And: elementwise((x, y) => b(x && y)), Or: elementwise((x, y) => b(x || y)),
+  Add: elementwise((x, y) => x + y),
+  Sub: elementwise((x, y) => x - y),
+  Mul: elementwise((x, y) => x * y),
+  Div: elementwise((x, y) => x / y),
+  Mod: elementwise((x, y) => x % y),
+  Neg: elementwise((x) => -x),
+  Abs: elementwise(Math.abs),
+  Max: elementwise(Math.max),
+  Min: elementwise(Math.min),
+  Equal: elementwise((x, y) => b(x === y)),
+  Less: elementwise((x, y) => b(x < y)),
+  Greater: elementwise((x, y) => b(x > y)),
+  Not: elementwise((x) => b(!x)),
+  And: elementwise((x, y) => b(x && y)),
+  Or: elementwise((x, y) => b(x || y)),
   Where: elementwise((c, x, y) => (c ? x : y)),
 };
 
@@ -94,7 +111,7 @@ export function foldValue(opType, ctx, out) {
   try {
     return fold(ctx, out);
   } catch (error) {
-    if (error instanceof ShapeError) return null;  // e.g. non-constant slice bounds: the value stays unknown
+    if (error instanceof ShapeError) return null; // e.g. non-constant slice bounds: the value stays unknown
     throw error;
   }
 }

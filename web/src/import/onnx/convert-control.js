@@ -52,7 +52,10 @@ function convertBody(job, attr, bindings) {
 
 function bodyInputFromDeclared(cx, where, name, declared) {
   if (!declared?.dims || !declared.elemType) {
-    throw new ShapeError(`body input '${name}' has no outer value to take its shape from and declares none`, 'unknown_shape');
+    throw new ShapeError(
+      `body input '${name}' has no outer value to take its shape from and declares none`,
+      'unknown_shape',
+    );
   }
   return { shape: concretize(cx, where, name, declared.dims), dtype: declared.elemType };
 }
@@ -95,17 +98,21 @@ export function lowerLoop(job) {
 }
 
 export function lowerScan(job) {
-  const batched = job.cx.opset < 9;  // Scan-8: input 0 is sequence_lens; every tensor has a batch axis 0
+  const batched = job.cx.opset < 9; // Scan-8: input 0 is sequence_lens; every tensor has a batch axis 0
   const outer = batched ? job.inputs.slice(1) : job.inputs;
   const m = intAttr(job, 'num_scan_inputs');
   const n = outer.length - m;
-  if (!(m > 0) || n < 0 || outer.some((v) => !v)) throw new ShapeError(`num_scan_inputs ${m} does not fit ${outer.length} inputs`);
+  if (!(m > 0) || n < 0 || outer.some((v) => !v))
+    throw new ShapeError(`num_scan_inputs ${m} does not fit ${outer.length} inputs`);
   const inAxes = batched ? outer.map(() => 1) : intsAttr(job, 'scan_input_axes', []);
   const scanned = outer.slice(n).map((v, j) => ({ v, axis: axisIn(inAxes[batched ? n + j : j] ?? 0, v.shape.length) }));
   const seq = scanned[0].v.shape[scanned[0].axis];
   const bindings = [
     ...outer.slice(0, n).map((v) => ({ shape: batched ? v.shape.slice(1) : v.shape, dtype: v.dtype })),
-    ...scanned.map(({ v, axis }) => ({ shape: v.shape.filter((_, i) => i !== axis && !(batched && i === 0)), dtype: v.dtype })),
+    ...scanned.map(({ v, axis }) => ({
+      shape: v.shape.filter((_, i) => i !== axis && !(batched && i === 0)),
+      dtype: v.dtype,
+    })),
   ];
   const results = convertBody(job, 'body', bindings);
   const outAxes = intsAttr(job, 'scan_output_axes', []);
@@ -120,6 +127,10 @@ export function lowerScan(job) {
       const axis = batched ? 0 : axisIn(outAxes[k - n] ?? 0, r.shape.length + 1);
       shape = [...r.shape.slice(0, axis), seq, ...r.shape.slice(axis)];
     }
-    emitOutput(job, k, { inferred: { shape: batched ? [batch, ...shape] : shape, dtype: r.dtype }, failure: null, inputs });
+    emitOutput(job, k, {
+      inferred: { shape: batched ? [batch, ...shape] : shape, dtype: r.dtype },
+      failure: null,
+      inputs,
+    });
   });
 }

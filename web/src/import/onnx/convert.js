@@ -21,11 +21,11 @@ import { nodeOrder, survey } from './survey.js';
 import { attributes, tensorDims, tensorValues } from './tensor.js';
 
 export const LIMITS = Object.freeze({
-  maxNodes: 1_000_000,        // nodes in all graphs
-  maxNesting: 16,             // subgraph levels (If inside Loop inside ...)
+  maxNodes: 1_000_000, // nodes in all graphs
+  maxNesting: 16, // subgraph levels (If inside Loop inside ...)
   maxRank: 64,
-  maxElements: 2 ** 48,       // elements of one tensor: bytes stay exact integers even for 16-byte elements
-  valueCap: 4096,             // largest tensor whose values are read or folded (shapes, axes, pads, ...)
+  maxElements: 2 ** 48, // elements of one tensor: bytes stay exact integers even for 16-byte elements
+  valueCap: 4096, // largest tensor whose values are read or folded (shapes, axes, pads, ...)
   maxWarnings: 100,
 });
 
@@ -33,7 +33,7 @@ export function convertModel(model, limits = LIMITS) {
   const cx = newBuild(limits);
   cx.used = survey(model, limits).used;
   cx.opset = defaultOpset(model);
-  cx.convertGraph = convertGraph;  // for control-flow bodies (convert-control.js)
+  cx.convertGraph = convertGraph; // for control-flow bodies (convert-control.js)
   const scope = childScope(null, '');
   convertGraph(cx, model.graph, scope, 'graph', { inputs: true });
   markOutputs(cx, model.graph, scope);
@@ -58,16 +58,37 @@ export function convertGraph(cx, graph, scope, path, { inputs = false } = {}) {
 function addInitializers(cx, graph, scope, path) {
   graph.initializer.forEach((t, k) => {
     const where = { label: `initializer '${t.name}'`, path: `${path}.initializer[${k}]` };
-    const spec = { name: t.name, kind: 'constant', shape: guard(where, () => tensorDims(t)), dtype: t.dataType, region: scope.region };
-    const onMake = () => { cx.stats.initializers += 1; };
+    const spec = {
+      name: t.name,
+      kind: 'constant',
+      shape: guard(where, () => tensorDims(t)),
+      dtype: t.dataType,
+      region: scope.region,
+    };
+    const onMake = () => {
+      cx.stats.initializers += 1;
+    };
     const readValue = () => guard(where, () => tensorValues(t, cx.limits.valueCap));
     scope.values.set(t.name, lazySource(cx, spec, where, { onMake, readValue }));
   });
   graph.sparseInitializer.forEach((s, k) => {
     const name = s.values?.name ?? '';
     const where = { label: `sparse initializer '${name}'`, path: `${path}.sparse_initializer[${k}]` };
-    const spec = { name, kind: 'constant', shape: s.dims.map(Number), dtype: s.values?.dataType ?? 0, region: scope.region };
-    scope.values.set(name, lazySource(cx, spec, where, { onMake: () => { cx.stats.initializers += 1; } }));
+    const spec = {
+      name,
+      kind: 'constant',
+      shape: s.dims.map(Number),
+      dtype: s.values?.dataType ?? 0,
+      region: scope.region,
+    };
+    scope.values.set(
+      name,
+      lazySource(cx, spec, where, {
+        onMake: () => {
+          cx.stats.initializers += 1;
+        },
+      }),
+    );
   });
 }
 
@@ -82,14 +103,15 @@ function guard(where, read) {
 
 function addGraphInputs(cx, graph, scope, path) {
   graph.input.forEach((vi, k) => {
-    if (scope.values.has(vi.name)) return;  // an initializer listed as an input (IR < 4): its value is the default
+    if (scope.values.has(vi.name)) return; // an initializer listed as an input (IR < 4): its value is the default
     const where = { label: `graph input '${vi.name}'`, path: `${path}.input[${k}]` };
     const declared = cx.declared.get(vi.name);
     if (declared?.kind !== 'tensorType') {
       const what = declared ? `a ${typeWord(declared.kind)} value` : 'untyped';
       throw fail(where, `is ${what}; only tensors can be imported`, 'non_tensor');
     }
-    if (!declared.dims) throw fail(where, 'declares no shape (its rank is unknown); give the input a shape', 'unknown_shape');
+    if (!declared.dims)
+      throw fail(where, 'declares no shape (its rank is unknown); give the input a shape', 'unknown_shape');
     const shape = concretize(cx, where, vi.name, declared.dims);
     const op = emit(cx, { name: vi.name, kind: 'input', shape, dtype: declared.elemType ?? 0 }, where);
     scope.values.set(vi.name, { op, shape, dtype: declared.elemType, value: null });
@@ -114,10 +136,22 @@ function convertNode(cx, scope, graphPath, node, index) {
 function asImportError(error, where) {
   if (error instanceof OnnxImportError) return error;
   if (error instanceof ShapeError) return nodeError(where, error.message, error.code);
-  return nodeError(where, `internal error while importing this node (${error?.message ?? error}); please report it`, 'internal');
+  return nodeError(
+    where,
+    `internal error while importing this node (${error?.message ?? error}); please report it`,
+    'internal',
+  );
 }
 
-const LOWER = { node: lowerNode, gemm: lowerGemm, elide: lowerElide, source: lowerSource, if: lowerIf, loop: lowerLoop, scan: lowerScan };
+const LOWER = {
+  node: lowerNode,
+  gemm: lowerGemm,
+  elide: lowerElide,
+  source: lowerSource,
+  if: lowerIf,
+  loop: lowerLoop,
+  scan: lowerScan,
+};
 
 function markOutputs(cx, graph, scope) {
   graph.output.forEach((o, k) => {

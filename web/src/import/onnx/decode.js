@@ -23,7 +23,9 @@ function checkBytes(bytes) {
   if (bytes.length === 0) throw invalid('the file is empty');
   // A zip archive (PyTorch .pt/.pth, Keras) starts with "PK".
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
-    throw invalid('this is a zip archive (a PyTorch or Keras checkpoint?), not an ONNX model; export it with torch.onnx.export');
+    throw invalid(
+      'this is a zip archive (a PyTorch or Keras checkpoint?), not an ONNX model; export it with torch.onnx.export',
+    );
   }
 }
 

@@ -24,14 +24,26 @@ export const SYMBOLIC_DIM = 1;
 
 export function newBuild(limits) {
   return {
-    limits, ops: [], taken: new Map(), warnings: [], suppressed: 0, warnedSymbols: new Set(), declared: new Map(),
-    stats: { nodes: 0, ops: 0, opaque: 0, initializers: 0 }, provenance: [], outputs: new Map(),
+    limits,
+    ops: [],
+    taken: new Map(),
+    warnings: [],
+    suppressed: 0,
+    warnedSymbols: new Set(),
+    declared: new Map(),
+    stats: { nodes: 0, ops: 0, opaque: 0, initializers: 0 },
+    provenance: [],
+    outputs: new Map(),
   };
 }
 
 export function fail(where, message, code) {
   if (where.node) return nodeError(where, message, code);
-  return new OnnxImportError(`${where.label} at ${where.path}: ${message}`, { node: where.label, path: where.path, code });
+  return new OnnxImportError(`${where.label} at ${where.path}: ${message}`, {
+    node: where.label,
+    path: where.path,
+    code,
+  });
 }
 
 export function warn(cx, text) {
@@ -48,7 +60,8 @@ function uniqueName(cx, base) {
     return base;
   }
   let name;
-  do name = `${base}_${++n}`; while (cx.taken.has(name));
+  do name = `${base}_${++n}`;
+  while (cx.taken.has(name));
   cx.taken.set(base, n);
   cx.taken.set(name, 1);
   return name;
@@ -57,7 +70,11 @@ function uniqueName(cx, base) {
 function checkShape(cx, shape, where, name) {
   const { maxRank, maxElements } = cx.limits;
   if (!Array.isArray(shape) || shape.length > maxRank || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) {
-    throw fail(where, `'${name}' gets the invalid shape [${shape}] (rank at most ${maxRank}, dims integers ≥ 0)`, 'invalid_shape');
+    throw fail(
+      where,
+      `'${name}' gets the invalid shape [${shape}] (rank at most ${maxRank}, dims integers ≥ 0)`,
+      'invalid_shape',
+    );
   }
   if (shape.reduce((a, b) => a * b, 1) > maxElements) {
     throw fail(where, `'${name}' has shape [${shape}], more than ${maxElements} elements`, 'too_large');
@@ -68,7 +85,11 @@ export function checkDtype(where, name, dtype) {
   const t = elementType(dtype);
   if (!t) {
     const why = dtype === 8 ? 'strings have no fixed size' : 'the graph has no such element type';
-    throw fail(where, `'${name}' has element type ${elementTypeName(dtype)}; ${why}, so it cannot be imported`, 'unsupported_dtype');
+    throw fail(
+      where,
+      `'${name}' has element type ${elementTypeName(dtype)}; ${why}, so it cannot be imported`,
+      'unsupported_dtype',
+    );
   }
   return t;
 }
@@ -108,8 +129,13 @@ function reconcile(cx, where, name, shape, dims) {
   const agree = dims.length === shape.length && dims.every((d, i) => typeof d !== 'number' || d === shape[i]);
   if (agree) return shape;
   const declared = dims.map((d) => d ?? '?');
-  warn(cx, `${whereLabel(where)}: shape of '${name}' inferred as [${shape}] but the model declares [${declared}]; using the declared shape`);
-  return dims.length === shape.length ? dims.map((d, i) => (typeof d === 'number' ? d : shape[i])) : concretize(cx, where, name, dims);
+  warn(
+    cx,
+    `${whereLabel(where)}: shape of '${name}' inferred as [${shape}] but the model declares [${declared}]; using the declared shape`,
+  );
+  return dims.length === shape.length
+    ? dims.map((d, i) => (typeof d === 'number' ? d : shape[i]))
+    : concretize(cx, where, name, dims);
 }
 
 // Records the types a graph declares (inputs, value_info, outputs) in cx.declared, by tensor name.
@@ -123,7 +149,12 @@ export function declareTypes(cx, graph) {
   }
 }
 
-const NON_TENSOR = { sequenceType: 'sequence', mapType: 'map', optionalType: 'optional', sparseTensorType: 'sparse tensor' };
+const NON_TENSOR = {
+  sequenceType: 'sequence',
+  mapType: 'map',
+  optionalType: 'optional',
+  sparseTensorType: 'sparse tensor',
+};
 
 // What a declared non-tensor type is called in messages.
 export const typeWord = (kind) => NON_TENSOR[kind] ?? kind;
@@ -134,12 +165,18 @@ export function settle(cx, where, name, inferred, failure) {
     throw fail(where, `'${name}' is a ${typeWord(declared.kind)} value; only tensors can be imported`, 'non_tensor');
   }
   let shape;
-  if (inferred?.shape) shape = declared?.dims ? reconcile(cx, where, name, inferred.shape, declared.dims) : inferred.shape;
+  if (inferred?.shape)
+    shape = declared?.dims ? reconcile(cx, where, name, inferred.shape, declared.dims) : inferred.shape;
   else if (declared?.dims) {
-    if (failure) warn(cx, `${whereLabel(where)}: could not infer the shape of '${name}' (${failure.message}); using the declared shape`);
+    if (failure)
+      warn(
+        cx,
+        `${whereLabel(where)}: could not infer the shape of '${name}' (${failure.message}); using the declared shape`,
+      );
     shape = concretize(cx, where, name, declared.dims);
   } else {
-    const why = failure ? `${failure.message}, and the model declares no shape for '${name}'`
+    const why = failure
+      ? `${failure.message}, and the model declares no shape for '${name}'`
       : `the model declares no shape for output '${name}' and no shape rule applies`;
     throw fail(where, why, failure?.code ?? 'unknown_shape');
   }
@@ -147,10 +184,14 @@ export function settle(cx, where, name, inferred, failure) {
   if (declared?.elemType) {
     if (dtype !== undefined && dtype !== declared.elemType) {
       const [inferredType, declaredType] = [elementTypeName(dtype), elementTypeName(declared.elemType)];
-      warn(cx, `${whereLabel(where)}: element type of '${name}' inferred as ${inferredType} but the model declares ${declaredType}; using the declared type`);
+      warn(
+        cx,
+        `${whereLabel(where)}: element type of '${name}' inferred as ${inferredType} but the model declares ${declaredType}; using the declared type`,
+      );
     }
     dtype = declared.elemType;
   }
-  if (dtype === undefined) throw fail(where, `the element type of '${name}' is unknown (the model declares none)`, 'unknown_shape');
+  if (dtype === undefined)
+    throw fail(where, `the element type of '${name}' is unknown (the model declares none)`, 'unknown_shape');
   return { shape, dtype };
 }

@@ -35,11 +35,16 @@ export class ShapeError extends Error {
 export const nodeLabel = (node, index) => node.name || `#${index} (${node.opType})`;
 
 // How messages name a node: "node 'conv1' (Conv)", or "node #3 (Conv)" when it has no name.
-export const nodeTitle = (node, index) => (node.name ? `node '${node.name}' (${node.opType})` : `node #${index} (${node.opType})`);
+export const nodeTitle = (node, index) =>
+  node.name ? `node '${node.name}' (${node.opType})` : `node #${index} (${node.opType})`;
 
 // An OnnxImportError about one node: "node 'conv1' (Conv) at graph.node[3]: <what>".
 export function nodeError(where, what, code) {
   const { node, index, path } = where;
-  return new OnnxImportError(`${nodeTitle(node, index)} at ${path}: ${what}`,
-    { node: nodeLabel(node, index), opType: node.opType, path, code });
+  return new OnnxImportError(`${nodeTitle(node, index)} at ${path}: ${what}`, {
+    node: nodeLabel(node, index),
+    opType: node.opType,
+    path,
+    code,
+  });
 }

@@ -34,7 +34,11 @@ export function infer(job) {
 }
 
 const ruleContext = (job) => ({
-  inputs: job.inputs, attrs: job.attrs, outputs: job.node.output.length, opset: job.cx.opset, valueCap: job.cx.limits.valueCap,
+  inputs: job.inputs,
+  attrs: job.attrs,
+  outputs: job.node.output.length,
+  opset: job.cx.opset,
+  valueCap: job.cx.limits.valueCap,
 });
 
 // The label of the node's ops: its ONNX type for opaque, nearest-kind and control-flow ops, else none.
@@ -59,7 +63,8 @@ const usedOutputs = (job) => job.node.output.flatMap((name, k) => (name && job.c
 export function lowerNode(job) {
   const { ctx, inferred, failure } = infer(job);
   const single = job.node.output.length === 1 && job.node.output[0];
-  const out0 = single && (inferred[0] || !failure) ? settle(job.cx, job.where, job.node.output[0], inferred[0], failure) : null;
+  const out0 =
+    single && (inferred[0] || !failure) ? settle(job.cx, job.where, job.node.output[0], inferred[0], failure) : null;
   const value = out0 && (inferred[0]?.value ?? foldValue(job.node.opType, ctx, out0));
   if (value) return void bindConstant(job, 0, out0, value);
   let outs = usedOutputs(job);
@@ -68,7 +73,8 @@ export function lowerNode(job) {
     outs = [0];
   }
   const inputs = readInputs(job.row, job.row.kind, job.inputs);
-  for (const k of outs) emitOutput(job, k, { inferred: inferred[k], failure, out: k === 0 ? out0 ?? undefined : undefined, inputs });
+  for (const k of outs)
+    emitOutput(job, k, { inferred: inferred[k], failure, out: k === 0 ? (out0 ?? undefined) : undefined, inputs });
 }
 
 // 'gemm': Y = matmul(A, B), then Y = add(matmul, C) when C is given.

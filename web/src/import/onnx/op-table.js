@@ -21,7 +21,8 @@
 // opTableMarkdown() renders the table for docs/onnx.md; tests/onnx/onnx-op-table.test.mjs keeps the two equal
 // and checks every kind against the core's kind list.
 
-const row = (kind, shape, more = {}) => Object.freeze({ kind, shape, lower: 'node', approx: false, note: '', operands: null, ...more });
+const row = (kind, shape, more = {}) =>
+  Object.freeze({ kind, shape, lower: 'node', approx: false, note: '', operands: null, ...more });
 // {1: names[0], 2: names[1], …}: inputs 1, 2, … are attributes in disguise.
 const operands = (...names) => Object.freeze(Object.fromEntries(names.map((n, i) => [i + 1, n])));
 const AXES = operands('axes');
@@ -29,14 +30,40 @@ const near = (kind, shape, note, ops = null) => row(kind, shape, { approx: true,
 const opaque = (shape, note = '', ops = null) => row('opaque', shape, { note, operands: ops });
 
 const UNARY = {
-  Abs: 'abs', Neg: 'neg', Exp: 'exp', Log: 'log', Sqrt: 'sqrt', Relu: 'relu', Sigmoid: 'sigmoid', Tanh: 'tanh',
-  Erf: 'erf', Reciprocal: 'reciprocal', Sin: 'sin', Cos: 'cos', Floor: 'floor', Ceil: 'ceil', Round: 'round',
-  Sign: 'sign', Softplus: 'softplus', LeakyRelu: 'leaky_relu', Gelu: 'gelu', Not: 'logical_not',
+  Abs: 'abs',
+  Neg: 'neg',
+  Exp: 'exp',
+  Log: 'log',
+  Sqrt: 'sqrt',
+  Relu: 'relu',
+  Sigmoid: 'sigmoid',
+  Tanh: 'tanh',
+  Erf: 'erf',
+  Reciprocal: 'reciprocal',
+  Sin: 'sin',
+  Cos: 'cos',
+  Floor: 'floor',
+  Ceil: 'ceil',
+  Round: 'round',
+  Sign: 'sign',
+  Softplus: 'softplus',
+  LeakyRelu: 'leaky_relu',
+  Gelu: 'gelu',
+  Not: 'logical_not',
 };
 const BINARY = { Add: 'add', Sub: 'sub', Mul: 'mul', Div: 'div', Pow: 'pow', Mod: 'mod', Max: 'max', Min: 'min' };
-const REDUCE = { ReduceSum: 'reduce_sum', ReduceMean: 'reduce_mean', ReduceMax: 'reduce_max', ReduceMin: 'reduce_min',
-  ReduceProd: 'reduce_prod', ReduceL1: 'reduce', ReduceL2: 'reduce', ReduceLogSum: 'reduce', ReduceLogSumExp: 'reduce',
-  ReduceSumSquare: 'reduce' };
+const REDUCE = {
+  ReduceSum: 'reduce_sum',
+  ReduceMean: 'reduce_mean',
+  ReduceMax: 'reduce_max',
+  ReduceMin: 'reduce_min',
+  ReduceProd: 'reduce_prod',
+  ReduceL1: 'reduce',
+  ReduceL2: 'reduce',
+  ReduceLogSum: 'reduce',
+  ReduceLogSumExp: 'reduce',
+  ReduceSumSquare: 'reduce',
+};
 const TRIG = ['Tan', 'Asin', 'Acos', 'Atan', 'Sinh', 'Cosh', 'Asinh', 'Acosh', 'Atanh'];
 const mapRows = (table, make) => Object.fromEntries(Object.entries(table).map(([op, kind]) => [op, make(kind)]));
 
@@ -82,7 +109,10 @@ export const OP_TABLE = Object.freeze({
   MatMul: row('matmul', 'matmul'),
   MatMulInteger: row('matmul', 'matmul_integer'),
   QLinearMatMul: row('matmul', 'qlinear_matmul'),
-  Gemm: row('matmul', 'gemm', { lower: 'gemm', note: 'matmul, then add when C is given; alpha and beta are not separate ops' }),
+  Gemm: row('matmul', 'gemm', {
+    lower: 'gemm',
+    note: 'matmul, then add when C is given; alpha and beta are not separate ops',
+  }),
   Einsum: near('matmul', 'einsum', 'a contraction'),
   Conv: row('conv', 'conv', { note: 'the bias is the third input of the one conv op' }),
   ConvInteger: row('conv', 'conv_integer'),
@@ -94,9 +124,12 @@ export const OP_TABLE = Object.freeze({
   GlobalAveragePool: row('avg_pool', 'global_pool'),
   GlobalMaxPool: row('max_pool', 'global_pool'),
   GlobalLpPool: near('avg_pool', 'global_pool', 'a pooling'),
-  BatchNormalization: row('batch_norm', 'batch_norm',
-    { note: 'training outputs (running statistics) are batch_norm ops shaped like scale' }),
-  LayerNormalization: row('layer_norm', 'layer_norm', { note: 'used Mean / InvStdDev outputs are further layer_norm ops' }),
+  BatchNormalization: row('batch_norm', 'batch_norm', {
+    note: 'training outputs (running statistics) are batch_norm ops shaped like scale',
+  }),
+  LayerNormalization: row('layer_norm', 'layer_norm', {
+    note: 'used Mean / InvStdDev outputs are further layer_norm ops',
+  }),
   InstanceNormalization: near('layer_norm', 'unary', 'a normalization'),
   GroupNormalization: near('layer_norm', 'unary', 'a normalization'),
   MeanVarianceNormalization: near('layer_norm', 'unary', 'a normalization'),
@@ -130,17 +163,29 @@ export const OP_TABLE = Object.freeze({
   GRU: row('scan', 'rnn'),
   LSTM: row('scan', 'rnn'),
   Identity: row(null, null, { lower: 'elide' }),
-  Dropout: row(null, null, { lower: 'elide', note: 'inference: the output is the input; a used mask is a bool constant' }),
+  Dropout: row(null, null, {
+    lower: 'elide',
+    note: 'inference: the output is the input; a used mask is a bool constant',
+  }),
   Constant: row('constant', 'constant', { lower: 'source' }),
   Shape: row('constant', 'shape', { lower: 'source', note: 'shapes are static here, so the result is a constant' }),
   Size: row('constant', 'size', { lower: 'source', note: 'shapes are static here, so the result is a constant' }),
-  ConstantOfShape: row('constant', 'constant_of_shape', { lower: 'source', note: 'a filled tensor; the shape input is dropped' }),
+  ConstantOfShape: row('constant', 'constant_of_shape', {
+    lower: 'source',
+    note: 'a filled tensor; the shape input is dropped',
+  }),
   Range: row('constant', 'range', { lower: 'source', note: 'a generated tensor; the scalar inputs are dropped' }),
   EyeLike: row('constant', 'eye_like', { lower: 'source', note: 'a generated tensor; the input is dropped' }),
-  If: row('opaque', null, { lower: 'if', note: 'branches become regions `<node>/then_branch`, `<node>/else_branch`; ' +
-    'each output is an opaque op reading the condition and both branch results' }),
-  Loop: row('scan', null, { lower: 'loop',
-    note: 'the body becomes region `<node>/body`; each output is a scan op reading the inputs and the body results' }),
+  If: row('opaque', null, {
+    lower: 'if',
+    note:
+      'branches become regions `<node>/then_branch`, `<node>/else_branch`; ' +
+      'each output is an opaque op reading the condition and both branch results',
+  }),
+  Loop: row('scan', null, {
+    lower: 'loop',
+    note: 'the body becomes region `<node>/body`; each output is a scan op reading the inputs and the body results',
+  }),
   Scan: row('scan', null, { lower: 'scan', note: 'the body becomes region `<node>/body`; as Loop' }),
   Resize: opaque('resize', '', operands('roi', 'scales', 'sizes')),
   Upsample: opaque('upsample', '', operands('scales')),
@@ -163,8 +208,11 @@ export const OP_TABLE = Object.freeze({
   NonZero: opaque(null, 'data-dependent shape: declared shapes only'),
   Compress: opaque(null, 'data-dependent shape: declared shapes only'),
   Unique: opaque(null, 'data-dependent shape: declared shapes only'),
-  NonMaxSuppression: opaque(null, 'data-dependent shape: declared shapes only',
-    Object.freeze({ 2: 'max_output_boxes_per_class', 3: 'iou_threshold', 4: 'score_threshold' })),
+  NonMaxSuppression: opaque(
+    null,
+    'data-dependent shape: declared shapes only',
+    Object.freeze({ 2: 'max_output_boxes_per_class', 3: 'iou_threshold', 4: 'score_threshold' }),
+  ),
 });
 
 const DEFAULT_DOMAINS = new Set(['', 'ai.onnx']);

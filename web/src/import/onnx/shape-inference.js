@@ -14,7 +14,18 @@ import { BOOL } from './dtypes.js';
 import { ShapeError } from './errors.js';
 import { EXTRA_RULES } from './shape-rules-extra.js';
 import {
-  axesIn, axisIn, broadcastShapes, constInts, convShape, has, intAttr, intsAttr, matmulShape, need, product, spatial,
+  axesIn,
+  axisIn,
+  broadcastShapes,
+  constInts,
+  convShape,
+  has,
+  intAttr,
+  intsAttr,
+  matmulShape,
+  need,
+  product,
+  spatial,
   windows,
 } from './shape-util.js';
 
@@ -56,8 +67,9 @@ function convTranspose(ctx) {
   const outputShape = intsAttr(ctx, 'output_shape', null);
   if (outputShape) return [{ shape: [x[0], channels, ...outputShape.slice(-kernel.length)] }];
   const extra = intsAttr(ctx, 'output_padding', []);
-  const lengths = windows(ctx, x, kernel).map((v, i) => (v.same ? v.size * v.s
-    : v.s * (v.size - 1) + (extra[i] ?? 0) + (v.k - 1) * v.d + 1 - v.begin - v.end));
+  const lengths = windows(ctx, x, kernel).map((v, i) =>
+    v.same ? v.size * v.s : v.s * (v.size - 1) + (extra[i] ?? 0) + (v.k - 1) * v.d + 1 - v.begin - v.end,
+  );
   return [{ shape: [x[0], channels, ...lengths] }];
 }
 
@@ -95,7 +107,11 @@ function argReduce(ctx) {
 
 function transpose(ctx) {
   const x = first(ctx).shape;
-  const perm = intsAttr(ctx, 'perm', x.map((_, i) => x.length - 1 - i));
+  const perm = intsAttr(
+    ctx,
+    'perm',
+    x.map((_, i) => x.length - 1 - i),
+  );
   if (perm.length !== x.length) throw new ShapeError(`perm [${perm}] does not match rank ${x.length}`, 'bad_attribute');
   return [{ shape: axesIn(perm, x.length, 'perm').map((p) => x[p]) }];
 }
@@ -126,7 +142,8 @@ function flatten(ctx) {
   const x = first(ctx).shape;
   let axis = intAttr(ctx, 'axis', 1);
   if (axis < 0) axis += x.length;
-  if (axis < 0 || axis > x.length) throw new ShapeError(`axis ${axis} is out of range for rank ${x.length}`, 'bad_attribute');
+  if (axis < 0 || axis > x.length)
+    throw new ShapeError(`axis ${axis} is out of range for rank ${x.length}`, 'bad_attribute');
   return [{ shape: [product(x.slice(0, axis)), product(x.slice(axis))] }];
 }
 
@@ -179,7 +196,8 @@ function gatherNd(ctx) {
   const [x, q] = [first(ctx).shape, need(ctx, 1).shape];
   const b = intAttr(ctx, 'batch_dims', 0);
   const last = q[q.length - 1];
-  if (q.length < 1 || last === undefined || b + last > x.length) throw new ShapeError(`indices [${q}] do not fit data [${x}]`);
+  if (q.length < 1 || last === undefined || b + last > x.length)
+    throw new ShapeError(`indices [${q}] do not fit data [${x}]`);
   return [{ shape: [...q.slice(0, -1), ...x.slice(b + last)] }];
 }
 
@@ -203,11 +221,13 @@ function split(ctx) {
   const x = first(ctx).shape;
   const axis = axisIn(intAttr(ctx, 'axis', 0), x.length);
   const n = intAttr(ctx, 'num_outputs', ctx.outputs);
-  if (n !== ctx.outputs) throw new ShapeError(`num_outputs ${n} but the node has ${ctx.outputs} outputs`, 'bad_attribute');
+  if (n !== ctx.outputs)
+    throw new ShapeError(`num_outputs ${n} but the node has ${ctx.outputs} outputs`, 'bad_attribute');
   let sizes = intsAttr(ctx, 'split', null) ?? (has(ctx, 1) ? constInts(ctx, 1, 'split') : null);
   if (!sizes) {
     const part = Math.ceil(x[axis] / n);
-    if (x[axis] % n !== 0 && !ctx.attrs.has('num_outputs')) throw new ShapeError(`${x[axis]} does not split into ${n} equal parts`);
+    if (x[axis] % n !== 0 && !ctx.attrs.has('num_outputs'))
+      throw new ShapeError(`${x[axis]} does not split into ${n} equal parts`);
     sizes = Array.from({ length: n }, (_, i) => Math.max(0, Math.min(part, x[axis] - part * i)));
   }
   if (sizes.reduce((a, b) => a + b, 0) !== x[axis] || sizes.some((s) => s < 0)) {
@@ -230,8 +250,9 @@ export function sliceParams(ctx, rank) {
   const fromAttr = ctx.attrs.has('starts');
   const starts = fromAttr ? intsAttr(ctx, 'starts') : constInts(ctx, 1, 'starts');
   const ends = fromAttr ? intsAttr(ctx, 'ends') : constInts(ctx, 2, 'ends');
-  const axes = (fromAttr ? intsAttr(ctx, 'axes', null) : has(ctx, 3) ? constInts(ctx, 3, 'axes') : null)
-    ?? starts.map((_, i) => i);
+  const axes =
+    (fromAttr ? intsAttr(ctx, 'axes', null) : has(ctx, 3) ? constInts(ctx, 3, 'axes') : null) ??
+    starts.map((_, i) => i);
   const steps = !fromAttr && has(ctx, 4) ? constInts(ctx, 4, 'steps') : starts.map(() => 1);
   if (ends.length !== starts.length || axes.length !== starts.length || steps.length !== starts.length) {
     throw new ShapeError('starts, ends, axes and steps differ in length');
@@ -243,7 +264,9 @@ function slice(ctx) {
   const x = first(ctx).shape;
   const p = sliceParams(ctx, x.length);
   const out = [...x];
-  p.axes.forEach((a, i) => { out[a] = sliceLength(x[a], p.starts[i], p.ends[i], p.steps[i]).length; });
+  p.axes.forEach((a, i) => {
+    out[a] = sliceLength(x[a], p.starts[i], p.ends[i], p.steps[i]).length;
+  });
   return [{ shape: out }];
 }
 
@@ -253,7 +276,9 @@ function pad(ctx) {
   const axes = has(ctx, 3) ? axesIn(constInts(ctx, 3, 'axes'), x.length) : x.map((_, i) => i);
   if (pads.length !== 2 * axes.length) throw new ShapeError(`${pads.length} pads for ${axes.length} axes`);
   const out = [...x];
-  axes.forEach((a, i) => { out[a] += pads[i] + pads[i + axes.length]; });
+  axes.forEach((a, i) => {
+    out[a] += pads[i] + pads[i + axes.length];
+  });
   if (out.some((d) => d < 0)) throw new ShapeError(`pads [${pads}] make [${x}] negative`);
   return [{ shape: out }];
 }
@@ -263,13 +288,41 @@ const expand = (ctx) => [{ shape: broadcastShapes([first(ctx).shape, constInts(c
 function tile(ctx) {
   const x = first(ctx).shape;
   const repeats = constInts(ctx, 1, 'repeats');
-  if (repeats.length !== x.length || repeats.some((r) => r < 0)) throw new ShapeError(`repeats [${repeats}] for [${x}]`);
+  if (repeats.length !== x.length || repeats.some((r) => r < 0))
+    throw new ShapeError(`repeats [${repeats}] for [${x}]`);
   return [{ shape: x.map((d, i) => d * repeats[i]) }];
 }
 
 export const RULES = {
-  unary, cast, cast_like: castLike, broadcast, compare, where, matmul, gemm, conv, conv_transpose: convTranspose,
-  pool, global_pool: globalPool, reduce, arg_reduce: argReduce, transpose, reshape, flatten, squeeze, unsqueeze,
-  concat, gather, gather_elements: gatherElements, gather_nd: gatherNd, layer_norm: layerNorm,
-  batch_norm: batchNorm, split, slice, pad, expand, tile, ...EXTRA_RULES,
+  unary,
+  cast,
+  cast_like: castLike,
+  broadcast,
+  compare,
+  where,
+  matmul,
+  gemm,
+  conv,
+  conv_transpose: convTranspose,
+  pool,
+  global_pool: globalPool,
+  reduce,
+  arg_reduce: argReduce,
+  transpose,
+  reshape,
+  flatten,
+  squeeze,
+  unsqueeze,
+  concat,
+  gather,
+  gather_elements: gatherElements,
+  gather_nd: gatherNd,
+  layer_norm: layerNorm,
+  batch_norm: batchNorm,
+  split,
+  slice,
+  pad,
+  expand,
+  tile,
+  ...EXTRA_RULES,
 };

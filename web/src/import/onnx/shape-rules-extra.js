@@ -9,8 +9,21 @@
 import { BOOL, FLOAT, INT64, elementType } from './dtypes.js';
 import { ShapeError } from './errors.js';
 import {
-  axesIn, axisIn, broadcastShapes, constInts, constNumbers, convShape, floatsAttr, has, intAttr, intsAttr, matmulShape,
-  need, product, stringAttr, tensorAttr,
+  axesIn,
+  axisIn,
+  broadcastShapes,
+  constInts,
+  constNumbers,
+  convShape,
+  floatsAttr,
+  has,
+  intAttr,
+  intsAttr,
+  matmulShape,
+  need,
+  product,
+  stringAttr,
+  tensorAttr,
 } from './shape-util.js';
 import { tensorDims, tensorValues } from './tensor.js';
 
@@ -18,7 +31,11 @@ const INT32 = 6;
 const UINT8 = 2;
 const first = (ctx) => need(ctx, 0);
 const present = (ctx) => ctx.inputs.filter(Boolean);
-const withValue = (ctx, shape, dtype, make) => ({ shape, dtype, value: product(shape) <= ctx.valueCap ? make() : null });
+const withValue = (ctx, shape, dtype, make) => ({
+  shape,
+  dtype,
+  value: product(shape) <= ctx.valueCap ? make() : null,
+});
 
 // Einsum: dims by letter, "..." broadcast across operands; implicit output = letters used once, sorted.
 function einsum(ctx) {
@@ -40,12 +57,17 @@ function einsum(ctx) {
     letters.forEach((c, i) => {
       const d = shapes[k][i < before ? i : i + n];
       const seen = sizes.get(c);
-      if (seen !== undefined && seen !== d && seen !== 1 && d !== 1) throw new ShapeError(`'${c}' is both ${seen} and ${d}`);
+      if (seen !== undefined && seen !== d && seen !== 1 && d !== 1)
+        throw new ShapeError(`'${c}' is both ${seen} and ${d}`);
       if (seen === undefined || seen === 1) sizes.set(c, d);
       uses.set(c, (uses.get(c) ?? 0) + 1);
     });
   });
-  const implicit = [...uses].filter(([, n]) => n === 1).map(([c]) => c).sort().join('');
+  const implicit = [...uses]
+    .filter(([, n]) => n === 1)
+    .map(([c]) => c)
+    .sort()
+    .join('');
   const out = parseTerm(rhs ?? (lhs.includes('...') ? `...${implicit}` : implicit), equation);
   const dims = out.letters.map((c) => {
     if (!sizes.has(c)) throw new ShapeError(`output letter '${c}' is in no input`, 'bad_attribute');
@@ -87,7 +109,14 @@ function rnn(ctx) {
 // Resize (opset 10: X, scales; opset 11+: X, roi, scales, sizes; opset 18: axes, keep_aspect_ratio_policy).
 function resize(ctx) {
   const x = first(ctx).shape;
-  const axes = axesIn(intsAttr(ctx, 'axes', x.map((_, i) => i)), x.length);
+  const axes = axesIn(
+    intsAttr(
+      ctx,
+      'axes',
+      x.map((_, i) => i),
+    ),
+    x.length,
+  );
   const out = [...x];
   const sizes = ctx.inputs.length > 3 && has(ctx, 3) ? constInts(ctx, 3, 'sizes') : null;
   if (sizes && sizes.length) {
@@ -95,7 +124,9 @@ function resize(ctx) {
     const policy = stringAttr(ctx, 'keep_aspect_ratio_policy', 'stretch');
     const ratios = axes.map((a, i) => sizes[i] / x[a]);
     const scale = policy === 'not_larger' ? Math.min(...ratios) : Math.max(...ratios);
-    axes.forEach((a, i) => { out[a] = policy === 'stretch' ? sizes[i] : Math.round(scale * x[a]); });
+    axes.forEach((a, i) => {
+      out[a] = policy === 'stretch' ? sizes[i] : Math.round(scale * x[a]);
+    });
     return [{ shape: out }];
   }
   const scales = constNumbers(ctx, ctx.inputs.length === 2 ? 1 : 2, 'scales');
@@ -136,33 +167,42 @@ function random(ctx) {
   return [{ shape, dtype: intAttr(ctx, 'dtype', FLOAT) }];
 }
 const randomLike = (ctx) => [{ shape: first(ctx).shape, dtype: intAttr(ctx, 'dtype', first(ctx).dtype) }];
-const multinomial = (ctx) => [{ shape: [first(ctx).shape[0], intAttr(ctx, 'sample_size', 1)], dtype: intAttr(ctx, 'dtype', INT32) }];
+const multinomial = (ctx) => [
+  { shape: [first(ctx).shape[0], intAttr(ctx, 'sample_size', 1)], dtype: intAttr(ctx, 'dtype', INT32) },
+];
 
 function depthToSpace(ctx) {
   const [n, c, h, w] = first(ctx).shape;
   const b = intAttr(ctx, 'blocksize', 0);
-  if (w === undefined || !(b > 0) || c % (b * b) !== 0) throw new ShapeError(`blocksize ${b} for [${first(ctx).shape}]`);
+  if (w === undefined || !(b > 0) || c % (b * b) !== 0)
+    throw new ShapeError(`blocksize ${b} for [${first(ctx).shape}]`);
   return [{ shape: [n, c / (b * b), h * b, w * b] }];
 }
 
 function spaceToDepth(ctx) {
   const [n, c, h, w] = first(ctx).shape;
   const b = intAttr(ctx, 'blocksize', 0);
-  if (w === undefined || !(b > 0) || h % b !== 0 || w % b !== 0) throw new ShapeError(`blocksize ${b} for [${first(ctx).shape}]`);
+  if (w === undefined || !(b > 0) || h % b !== 0 || w % b !== 0)
+    throw new ShapeError(`blocksize ${b} for [${first(ctx).shape}]`);
   return [{ shape: [n, c * b * b, h / b, w / b] }];
 }
 
 function det(ctx) {
   const x = first(ctx).shape;
-  if (x.length < 2 || x[x.length - 1] !== x[x.length - 2]) throw new ShapeError(`Det needs square matrices, got [${x}]`);
+  if (x.length < 2 || x[x.length - 1] !== x[x.length - 2])
+    throw new ShapeError(`Det needs square matrices, got [${x}]`);
   return [{ shape: x.slice(0, -2) }];
 }
 
-const quantize = (ctx) => [{ shape: first(ctx).shape, dtype: intAttr(ctx, 'output_dtype', 0) || ctx.inputs[2]?.dtype || UINT8 }];
+const quantize = (ctx) => [
+  { shape: first(ctx).shape, dtype: intAttr(ctx, 'output_dtype', 0) || ctx.inputs[2]?.dtype || UINT8 },
+];
 const dequantize = (ctx) => [{ shape: first(ctx).shape, dtype: intAttr(ctx, 'output_dtype', 0) || need(ctx, 1).dtype }];
 const isCheck = (ctx) => [{ shape: first(ctx).shape, dtype: BOOL }];
 const matmulInteger = (ctx) => [{ shape: matmulShape(first(ctx).shape, need(ctx, 1).shape), dtype: INT32 }];
-const qlinearMatmul = (ctx) => [{ shape: matmulShape(first(ctx).shape, need(ctx, 3).shape), dtype: need(ctx, 7).dtype }];
+const qlinearMatmul = (ctx) => [
+  { shape: matmulShape(first(ctx).shape, need(ctx, 3).shape), dtype: need(ctx, 7).dtype },
+];
 const convInteger = (ctx) => [{ shape: convShape(ctx, 0, 1), dtype: INT32 }];
 const qlinearConv = (ctx) => [{ shape: convShape(ctx, 0, 3), dtype: need(ctx, 7).dtype }];
 
@@ -175,7 +215,11 @@ function loss(ctx) {
   return [{ shape: none ? [x[0], ...x.slice(2)] : [] }, { shape: x }];
 }
 
-const dynamicQuantize = (ctx) => [{ shape: first(ctx).shape, dtype: UINT8 }, { shape: [], dtype: FLOAT }, { shape: [], dtype: UINT8 }];
+const dynamicQuantize = (ctx) => [
+  { shape: first(ctx).shape, dtype: UINT8 },
+  { shape: [], dtype: FLOAT },
+  { shape: [], dtype: UINT8 },
+];
 
 function roiAlign(ctx) {
   const [x, rois] = [first(ctx).shape, need(ctx, 1).shape];
@@ -206,7 +250,8 @@ function constant(ctx) {
     return [{ shape: [value.length], dtype: FLOAT, value }];
   }
   if (a.has('value_int')) return [{ shape: [], dtype: INT64, value: [intAttr(ctx, 'value_int')] }];
-  if (a.has('value_ints')) return [{ shape: [intsAttr(ctx, 'value_ints').length], dtype: INT64, value: intsAttr(ctx, 'value_ints') }];
+  if (a.has('value_ints'))
+    return [{ shape: [intsAttr(ctx, 'value_ints').length], dtype: INT64, value: intsAttr(ctx, 'value_ints') }];
   if (a.has('value_string')) return [{ shape: [], dtype: 8 }];
   if (a.has('value_strings')) return [{ shape: [[].concat(a.get('value_strings')).length], dtype: 8 }];
   throw new ShapeError('Constant has no value attribute', 'bad_attribute');
@@ -233,7 +278,7 @@ function constantOfShape(ctx) {
   if (shape.some((d) => !Number.isSafeInteger(d) || d < 0)) throw new ShapeError(`shape [${shape}] is not valid`);
   const fill = tensorAttr(ctx, 'value', null);
   const dtype = fill?.dataType ?? FLOAT;
-  const v = fill ? tensorValues(fill, 1)?.[0] ?? 0 : 0;
+  const v = fill ? (tensorValues(fill, 1)?.[0] ?? 0) : 0;
   return [withValue(ctx, shape, dtype, () => new Array(product(shape)).fill(v))];
 }
 
@@ -251,9 +296,33 @@ function eyeLike(ctx) {
 }
 
 export const EXTRA_RULES = {
-  einsum, topk, rnn, resize, upsample, one_hot: oneHot, grid_sample: gridSample, random, random_like: randomLike,
-  multinomial, depth_to_space: depthToSpace, space_to_depth: spaceToDepth, det, quantize, dequantize,
-  is_check: isCheck, matmul_integer: matmulInteger, qlinear_matmul: qlinearMatmul, conv_integer: convInteger,
-  qlinear_conv: qlinearConv, constant, shape: shapeOf, size, constant_of_shape: constantOfShape, range,
-  eye_like: eyeLike, loss, dynamic_quantize: dynamicQuantize, roi_align: roiAlign,
+  einsum,
+  topk,
+  rnn,
+  resize,
+  upsample,
+  one_hot: oneHot,
+  grid_sample: gridSample,
+  random,
+  random_like: randomLike,
+  multinomial,
+  depth_to_space: depthToSpace,
+  space_to_depth: spaceToDepth,
+  det,
+  quantize,
+  dequantize,
+  is_check: isCheck,
+  matmul_integer: matmulInteger,
+  qlinear_matmul: qlinearMatmul,
+  conv_integer: convInteger,
+  qlinear_conv: qlinearConv,
+  constant,
+  shape: shapeOf,
+  size,
+  constant_of_shape: constantOfShape,
+  range,
+  eye_like: eyeLike,
+  loss,
+  dynamic_quantize: dynamicQuantize,
+  roi_align: roiAlign,
 };

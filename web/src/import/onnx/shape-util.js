@@ -61,8 +61,11 @@ export const has = (ctx, i) => Boolean(ctx.inputs[i]);
 export function constInts(ctx, i, what) {
   const v = need(ctx, i);
   if (!v.value) {
-    throw new ShapeError(`${what} (input ${i}) is computed at run time, not a constant, so the output shape is ` +
-      'unknown; give the model value_info for the output (onnx.shape_inference.infer_shapes) or fold it', 'not_constant');
+    throw new ShapeError(
+      `${what} (input ${i}) is computed at run time, not a constant, so the output shape is ` +
+        'unknown; give the model value_info for the output (onnx.shape_inference.infer_shapes) or fold it',
+      'not_constant',
+    );
   }
   return v.value.map((x) => (Number.isFinite(x) ? Math.trunc(x) : x));
 }
@@ -112,13 +115,16 @@ export function broadcastShapes(shapes) {
 // Output length of a sliding window (convolution, pooling) along one axis.
 export function windowLength(size, kernel, stride, dilation, padBegin, padEnd, ceil = false) {
   if (stride <= 0 || dilation <= 0 || kernel <= 0) {
-    throw new ShapeError(`kernel ${kernel}, stride ${stride} and dilation ${dilation} must be positive`, 'bad_attribute');
+    throw new ShapeError(
+      `kernel ${kernel}, stride ${stride} and dilation ${dilation} must be positive`,
+      'bad_attribute',
+    );
   }
   const span = (kernel - 1) * dilation + 1;
   const room = size + padBegin + padEnd - span;
   if (room < 0) throw new ShapeError(`a window of ${span} does not fit in ${size} + padding ${padBegin}+${padEnd}`);
   let out = (ceil ? Math.ceil(room / stride) : Math.floor(room / stride)) + 1;
-  if (ceil && (out - 1) * stride >= size + padBegin) out -= 1;  // the last window must start inside the input
+  if (ceil && (out - 1) * stride >= size + padBegin) out -= 1; // the last window must start inside the input
   return out;
 }
 
@@ -142,16 +148,21 @@ export function windows(ctx, x, kernel) {
   const pads = intsAttr(ctx, 'pads', []);
   const auto = stringAttr(ctx, 'auto_pad', 'NOTSET');
   return kernel.map((k, i) => ({
-    size: x[i + 2], k, s: strides[i] ?? 1, d: dilations[i] ?? 1,
-    begin: auto === 'NOTSET' ? pads[i] ?? 0 : 0, end: auto === 'NOTSET' ? pads[i + n] ?? 0 : 0,
+    size: x[i + 2],
+    k,
+    s: strides[i] ?? 1,
+    d: dilations[i] ?? 1,
+    begin: auto === 'NOTSET' ? (pads[i] ?? 0) : 0,
+    end: auto === 'NOTSET' ? (pads[i + n] ?? 0) : 0,
     same: auto === 'SAME_UPPER' || auto === 'SAME_LOWER',
   }));
 }
 
 // Spatial output lengths of a convolution or pooling.
 export function spatial(ctx, x, kernel, ceil = false) {
-  return windows(ctx, x, kernel).map((w) => (w.same ? Math.ceil(w.size / w.s)
-    : windowLength(w.size, w.k, w.s, w.d, w.begin, w.end, ceil)));
+  return windows(ctx, x, kernel).map((w) =>
+    w.same ? Math.ceil(w.size / w.s) : windowLength(w.size, w.k, w.s, w.d, w.begin, w.end, ceil),
+  );
 }
 
 // Conv-like ops: X at input xi, W at input wi.

@@ -11,7 +11,8 @@
 
 import { OnnxImportError, nodeError } from './errors.js';
 
-const subgraphs = (node) => node.attribute.flatMap((a) => [...(a.g ? [[a.name, a.g]] : []), ...a.graphs.map((g) => [a.name, g])]);
+const subgraphs = (node) =>
+  node.attribute.flatMap((a) => [...(a.g ? [[a.name, a.g]] : []), ...a.graphs.map((g) => [a.name, g])]);
 
 export function survey(model, limits) {
   const used = new Set();
@@ -23,12 +24,15 @@ export function survey(model, limits) {
     graph.node.forEach((node, index) => {
       nodes += 1;
       if (nodes > limits.maxNodes) {
-        throw new OnnxImportError(`model: more than ${limits.maxNodes} nodes; the importer stops there`, { code: 'too_large' });
+        throw new OnnxImportError(`model: more than ${limits.maxNodes} nodes; the importer stops there`, {
+          code: 'too_large',
+        });
       }
       for (const name of node.input) if (name) used.add(name);
       for (const [attr, g] of subgraphs(node)) {
         const where = { node, index, path: `${path}.node[${index}]` };
-        if (depth + 1 > limits.maxNesting) throw nodeError(where, `subgraphs nest more than ${limits.maxNesting} deep`, 'too_large');
+        if (depth + 1 > limits.maxNesting)
+          throw nodeError(where, `subgraphs nest more than ${limits.maxNesting} deep`, 'too_large');
         stack.push({ graph: g, depth: depth + 1, path: `${where.path}.${attr}` });
       }
     });
@@ -87,8 +91,11 @@ export function nodeOrder(graph, path) {
   }
   if (order.length < graph.node.length) {
     const stuck = waiting.findIndex((w) => w > 0);
-    throw nodeError({ node: graph.node[stuck], index: stuck, path: `${path}.node[${stuck}]` },
-      'the nodes form a cycle: this node waits, directly or not, for its own output', 'invalid_model');
+    throw nodeError(
+      { node: graph.node[stuck], index: stuck, path: `${path}.node[${stuck}]` },
+      'the nodes form a cycle: this node waits, directly or not, for its own output',
+      'invalid_model',
+    );
   }
   return order;
 }

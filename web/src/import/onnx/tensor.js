@@ -28,16 +28,33 @@ export const elementCount = (shape) => shape.reduce((a, b) => a * b, 1);
 
 // Little-endian readers of raw_data per element type: [bytes, (view, offset) → number].
 const RAW = {
-  1: [4, (v, o) => v.getFloat32(o, true)], 2: [1, (v, o) => v.getUint8(o)], 3: [1, (v, o) => v.getInt8(o)],
-  4: [2, (v, o) => v.getUint16(o, true)], 5: [2, (v, o) => v.getInt16(o, true)],
-  6: [4, (v, o) => v.getInt32(o, true)], 7: [8, (v, o) => Number(v.getBigInt64(o, true))],
-  9: [1, (v, o) => v.getUint8(o)], 11: [8, (v, o) => v.getFloat64(o, true)],
-  12: [4, (v, o) => v.getUint32(o, true)], 13: [8, (v, o) => Number(v.getBigUint64(o, true))],
+  1: [4, (v, o) => v.getFloat32(o, true)],
+  2: [1, (v, o) => v.getUint8(o)],
+  3: [1, (v, o) => v.getInt8(o)],
+  4: [2, (v, o) => v.getUint16(o, true)],
+  5: [2, (v, o) => v.getInt16(o, true)],
+  6: [4, (v, o) => v.getInt32(o, true)],
+  7: [8, (v, o) => Number(v.getBigInt64(o, true))],
+  9: [1, (v, o) => v.getUint8(o)],
+  11: [8, (v, o) => v.getFloat64(o, true)],
+  12: [4, (v, o) => v.getUint32(o, true)],
+  13: [8, (v, o) => Number(v.getBigUint64(o, true))],
 };
 
 // Which typed field holds each element type when raw_data is empty (onnx.proto's comments).
-const FIELD = { 1: 'floatData', 2: 'int32Data', 3: 'int32Data', 4: 'int32Data', 5: 'int32Data', 6: 'int32Data',
-  7: 'int64Data', 9: 'int32Data', 11: 'doubleData', 12: 'uint64Data', 13: 'uint64Data' };
+const FIELD = {
+  1: 'floatData',
+  2: 'int32Data',
+  3: 'int32Data',
+  4: 'int32Data',
+  5: 'int32Data',
+  6: 'int32Data',
+  7: 'int64Data',
+  9: 'int32Data',
+  11: 'doubleData',
+  12: 'uint64Data',
+  13: 'uint64Data',
+};
 
 const EXTERNAL = 1;
 
@@ -50,7 +67,9 @@ export function tensorValues(tensor, cap) {
   if (raw && raw.length > 0) {
     const [size, read] = reader;
     if (raw.length < count * size) {
-      throw new ShapeError(`tensor '${tensor.name}' holds ${raw.length} bytes of data but its dims need ${count * size}`);
+      throw new ShapeError(
+        `tensor '${tensor.name}' holds ${raw.length} bytes of data but its dims need ${count * size}`,
+      );
     }
     const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
     return Array.from({ length: count }, (_, i) => read(view, i * size));
@@ -81,17 +100,28 @@ function guessType(a) {
 
 function attributeValue(a) {
   switch (a.type || guessType(a)) {
-    case A.FLOAT: return a.f;
-    case A.INT: return toNumber(a.i);
-    case A.STRING: return utf8.decode(a.s);
-    case A.TENSOR: return a.t;
-    case A.GRAPH: return a.g;
-    case A.FLOATS: return [...a.floats];
-    case A.INTS: return a.ints.map(toNumber);
-    case A.STRINGS: return a.strings.map((s) => utf8.decode(s));
-    case A.GRAPHS: return a.graphs;
-    case A.SPARSE: return a.sparseTensor;
-    default: return a;
+    case A.FLOAT:
+      return a.f;
+    case A.INT:
+      return toNumber(a.i);
+    case A.STRING:
+      return utf8.decode(a.s);
+    case A.TENSOR:
+      return a.t;
+    case A.GRAPH:
+      return a.g;
+    case A.FLOATS:
+      return [...a.floats];
+    case A.INTS:
+      return a.ints.map(toNumber);
+    case A.STRINGS:
+      return a.strings.map((s) => utf8.decode(s));
+    case A.GRAPHS:
+      return a.graphs;
+    case A.SPARSE:
+      return a.sparseTensor;
+    default:
+      return a;
   }
 }
 

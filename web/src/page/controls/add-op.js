@@ -27,11 +27,14 @@ export function installAddOp({ store, dispatch, editable, dtypes, notice }) {
     form.kind.value = template ? 'relu' : 'input';
     form.name.value = '';
     form.shape.value = (template?.shape ?? [1024, 1024]).join(', ');
-    form.dtype.replaceChildren(...dtypes.map((d) => h('option', { value: d, selected: d === (template?.dtype ?? 'f32') }, d)));
+    form.dtype.replaceChildren(
+      ...dtypes.map((d) => h('option', { value: d, selected: d === (template?.dtype ?? 'f32') }, d)),
+    );
     form.connect.checked = from !== null;
     form.connect.disabled = from === null;
     form.dataset.from = from ?? '';
-    $('add-connect-label').textContent = from !== null ? `Input: ${opLabel(graph, from)}` : 'Input: none (select an op first to connect it)';
+    $('add-connect-label').textContent =
+      from !== null ? `Input: ${opLabel(graph, from)}` : 'Input: none (select an op first to connect it)';
     $('add-error').textContent = '';
     $('add-dialog').showModal();
     form.kind.focus();
@@ -44,7 +47,10 @@ export function installAddOp({ store, dispatch, editable, dtypes, notice }) {
     const kind = form.kind.value.trim();
     const shape = parseShape(form.shape.value);
     const name = form.name.value.trim() || uniqueName(graph, kind || 'op');
-    const fail = (msg) => { e.preventDefault(); $('add-error').textContent = msg; };
+    const fail = (msg) => {
+      e.preventDefault();
+      $('add-error').textContent = msg;
+    };
     if (categoryOf(kind) === 'unknown') return fail(`“${kind}” is not an op kind; pick one from the list.`);
     if (!shape) return fail('Shape must be a list of non-negative integers, e.g. 1024, 768.');
     if (graph.ops.some((op) => op.name === name)) return fail(`An op is already called “${name}”.`);

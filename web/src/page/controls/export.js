@@ -10,11 +10,14 @@ import { $ } from '../../views/dom.js';
 import { copyText, download } from './copy-save.js';
 
 export function installExport({ store, graphView, notice }) {
-  const closeExport = () => { $('export-menu').open = false; };
+  const closeExport = () => {
+    $('export-menu').open = false;
+  };
   $('export-json').addEventListener('click', () => {
     const { plan } = store.getState();
     closeExport();
-    if (plan) download('fusion-plan.json', new Blob([`${JSON.stringify(plan, null, 2)}\n`], { type: 'application/json' }));
+    if (plan)
+      download('fusion-plan.json', new Blob([`${JSON.stringify(plan, null, 2)}\n`], { type: 'application/json' }));
   });
   $('export-png').addEventListener('click', async () => {
     closeExport();
@@ -23,6 +26,11 @@ export function installExport({ store, graphView, notice }) {
   $('export-markdown').addEventListener('click', async () => {
     const { graph, plan } = store.getState();
     closeExport();
-    if (plan) notice(await copyText(planMarkdown(graph, plan)) ? 'The plan is on the clipboard as a Markdown table.' : 'Copying failed.');
+    if (plan)
+      notice(
+        (await copyText(planMarkdown(graph, plan)))
+          ? 'The plan is on the clipboard as a Markdown table.'
+          : 'Copying failed.',
+      );
   });
 }

@@ -17,7 +17,9 @@ export function installFind({ store, dispatch, graphView }) {
     const q = query();
     const { graph } = store.getState();
     if (!q || !graph) return [];
-    return graph.ops.flatMap((op, i) => (opLabel(graph, i).toLowerCase().includes(q) || String(op.kind).toLowerCase().includes(q) ? [i] : []));
+    return graph.ops.flatMap((op, i) =>
+      opLabel(graph, i).toLowerCase().includes(q) || String(op.kind).toLowerCase().includes(q) ? [i] : [],
+    );
   };
   $('find').addEventListener('input', () => graphView.setMatches(matches()));
   $('find').addEventListener('keydown', (e) => {
@@ -25,14 +27,28 @@ export function installFind({ store, dispatch, graphView }) {
       const found = matches();
       const { graph } = store.getState();
       const first = found.find((i) => opLabel(graph, i).toLowerCase() === query()) ?? found[0]; // an exact name wins
-      if (first !== undefined) { dispatch({ type: 'select', target: { kind: 'op', id: first } }); graphView.center(first); }
+      if (first !== undefined) {
+        dispatch({ type: 'select', target: { kind: 'op', id: first } });
+        graphView.center(first);
+      }
     }
-    if (e.key === 'Escape') { $('find').value = ''; graphView.setMatches([]); $('graph').focus(); }
+    if (e.key === 'Escape') {
+      $('find').value = '';
+      graphView.setMatches([]);
+      $('graph').focus();
+    }
   });
   store.subscribe((s, prev) => {
     if (s.graph === prev.graph) return;
-    $('find-list').replaceChildren(...(s.graph?.ops ?? []).slice(0, FIND_SUGGESTIONS).map((_, i) => h('option', { value: opLabel(s.graph, i) })));
+    $('find-list').replaceChildren(
+      ...(s.graph?.ops ?? []).slice(0, FIND_SUGGESTIONS).map((_, i) => h('option', { value: opLabel(s.graph, i) })),
+    );
     graphView.setMatches(matches());
   });
-  return { focus() { $('find').focus(); $('find').select(); } };
+  return {
+    focus() {
+      $('find').focus();
+      $('find').select();
+    },
+  };
 }

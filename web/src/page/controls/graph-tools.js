@@ -26,7 +26,8 @@ export function installGraphTools({ store, dispatch, graphView, editable, notice
     graphView.setConnectMode(connecting);
     if (connecting) notice('Connect: drag from a producer to a consumer. Press C or Escape to stop.');
   };
-  const toggleBytes = () => dispatch({ type: 'set-color-by', value: store.getState().colorBy === 'bytes' ? 'group' : 'bytes' });
+  const toggleBytes = () =>
+    dispatch({ type: 'set-color-by', value: store.getState().colorBy === 'bytes' ? 'group' : 'bytes' });
   const fit = () => graphView.fit();
   // A producer → consumer connection from the graph; sources take no inputs, so say so instead.
   const connect = (producer, consumer) => {
@@ -34,7 +35,10 @@ export function installGraphTools({ store, dispatch, graphView, editable, notice
     if (!graph) return;
     const kind = String(graph.ops[consumer]?.kind ?? '');
     if (['input', 'constant'].includes(kind.toLowerCase())) {
-      notice(`${opLabel(graph, consumer)} is a source (${kind}) and takes no inputs; connect into an op that computes something.`, 'error');
+      notice(
+        `${opLabel(graph, consumer)} is a source (${kind}) and takes no inputs; connect into an op that computes something.`,
+        'error',
+      );
       return;
     }
     dispatch({ type: 'edit-graph', edit: { type: 'connect', producer, consumer } });
@@ -47,6 +51,15 @@ export function installGraphTools({ store, dispatch, graphView, editable, notice
   $('redo').addEventListener('click', () => dispatch({ type: 'redo' }));
   $('fit').addEventListener('click', fit);
   $('color-bytes').addEventListener('click', toggleBytes);
-  graphView.cy.on('dbltap', (e) => { if (e.target === graphView.cy && editable) addOp(); });
-  return { connect, deleteSelected, toggleConnect: () => setConnect(!connecting), stopConnect: () => setConnect(false), fit, toggleBytes };
+  graphView.cy.on('dbltap', (e) => {
+    if (e.target === graphView.cy && editable) addOp();
+  });
+  return {
+    connect,
+    deleteSelected,
+    toggleConnect: () => setConnect(!connecting),
+    stopConnect: () => setConnect(false),
+    fit,
+    toggleBytes,
+  };
 }

@@ -30,7 +30,15 @@ export function installLargeGraph({ store, dispatch, graphView }) {
 
   // E opens or closes the selected group (or the group of the selected op).
   document.addEventListener('keydown', (e) => {
-    if (e.key !== 'e' || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || document.querySelector('dialog[open]')) return;
+    if (
+      e.key !== 'e' ||
+      e.ctrlKey ||
+      e.metaKey ||
+      e.altKey ||
+      isTyping(e.target) ||
+      document.querySelector('dialog[open]')
+    )
+      return;
     if (e.target.closest?.('.cm-editor')) return;
     const sel = store.getState().selection;
     const group = sel?.kind === 'group' ? sel.id : sel?.kind === 'op' ? groupOf(sel.id) : undefined;
@@ -71,9 +79,11 @@ export function installLargeGraph({ store, dispatch, graphView }) {
     const over = boxes > MAX_DRAWN;
     $('graph-corner').hidden = !over && (multi === 0 || (closed === 0 && s.graph.ops.length <= COLLAPSE_ABOVE)); // small: no clutter
     $('graph-corner').classList.toggle('warn', over);
-    $('expand-state').textContent = `${closed} of ${multi} kernel${multi === 1 ? '' : 's'} collapsed` + (over
-      ? ` — ${boxes.toLocaleString('en')} boxes are too many to draw (the page draws up to ${MAX_DRAWN.toLocaleString('en')}); the numbers and lists are complete`
-      : '');
+    $('expand-state').textContent =
+      `${closed} of ${multi} kernel${multi === 1 ? '' : 's'} collapsed` +
+      (over
+        ? ` — ${boxes.toLocaleString('en')} boxes are too many to draw (the page draws up to ${MAX_DRAWN.toLocaleString('en')}); the numbers and lists are complete`
+        : '');
   });
   return { toggle };
 }

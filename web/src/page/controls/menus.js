@@ -9,12 +9,37 @@ import { GALLERY } from '../../gallery/gallery.js';
 import { $, h } from '../../views/dom.js';
 
 export function installMenus() {
-  $('gallery').replaceChildren(...GALLERY.map((ex) => h('li', {},
-    h('a', { class: 'menu-item', href: `#example=${ex.id}`, 'data-example': ex.id, 'data-testid': `example-${ex.id}`,
-      onclick: () => { $('examples-menu').open = false; } },
-    h('strong', {}, ex.title), h('span', {}, ex.blurb)))));
+  $('gallery').replaceChildren(
+    ...GALLERY.map((ex) =>
+      h(
+        'li',
+        {},
+        h(
+          'a',
+          {
+            class: 'menu-item',
+            href: `#example=${ex.id}`,
+            'data-example': ex.id,
+            'data-testid': `example-${ex.id}`,
+            onclick: () => {
+              $('examples-menu').open = false;
+            },
+          },
+          h('strong', {}, ex.title),
+          h('span', {}, ex.blurb),
+        ),
+      ),
+    ),
+  );
   for (const menu of document.querySelectorAll('details.menu')) {
-    document.addEventListener('click', (e) => { if (!menu.contains(e.target)) menu.open = false; });
-    menu.addEventListener('keydown', (e) => { if (e.key === 'Escape') { menu.open = false; menu.querySelector('summary').focus(); } });
+    document.addEventListener('click', (e) => {
+      if (!menu.contains(e.target)) menu.open = false;
+    });
+    menu.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') {
+        menu.open = false;
+        menu.querySelector('summary').focus();
+      }
+    });
   }
 }

@@ -11,8 +11,12 @@ import { defaultPair } from '../../present/compare-model.js';
 import { $ } from '../../views/dom.js';
 
 export function installOptions({ store, dispatch }) {
-  $('opt-broadcast').addEventListener('change', (e) => dispatch({ type: 'set-option', key: 'broadcast', value: e.target.checked }));
-  $('opt-resident').addEventListener('change', (e) => dispatch({ type: 'set-option', key: 'resident_sources', value: e.target.checked }));
+  $('opt-broadcast').addEventListener('change', (e) =>
+    dispatch({ type: 'set-option', key: 'broadcast', value: e.target.checked }),
+  );
+  $('opt-resident').addEventListener('change', (e) =>
+    dispatch({ type: 'set-option', key: 'resident_sources', value: e.target.checked }),
+  );
   $('compare-toggle').addEventListener('click', () => {
     const s = store.getState();
     dispatch({ type: 'set-compare', pair: s.compare ? null : defaultPair(s.options.strategy) });

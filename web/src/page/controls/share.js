@@ -21,7 +21,11 @@ function shareUrl(state, examples, flags = []) {
 export function installShare({ store, examples, mode, notice }) {
   $('copy-link').addEventListener('click', async () => {
     const url = shareUrl(store.getState(), examples);
-    notice(await copyText(url) ? 'Link copied. Anyone who opens it sees this graph and these numbers.' : `Copy this link: ${url}`);
+    notice(
+      (await copyText(url))
+        ? 'Link copied. Anyone who opens it sees this graph and these numbers.'
+        : `Copy this link: ${url}`,
+    );
   });
   const snippet = () => {
     const flags = ['embed'];
@@ -29,14 +33,23 @@ export function installShare({ store, examples, mode, notice }) {
     if ($('embed-json').checked) flags.push('json');
     return embedSnippet(shareUrl(store.getState(), examples, flags));
   };
-  const refreshSnippet = () => { $('embed-snippet').value = snippet(); };
+  const refreshSnippet = () => {
+    $('embed-snippet').value = snippet();
+  };
   $('embed-editable').addEventListener('change', refreshSnippet);
   $('embed-json').addEventListener('change', refreshSnippet);
-  $('embed-button').addEventListener('click', () => { refreshSnippet(); $('embed-dialog').showModal(); });
+  $('embed-button').addEventListener('click', () => {
+    refreshSnippet();
+    $('embed-dialog').showModal();
+  });
   $('embed-copy').addEventListener('click', async () => {
-    $('embed-copy').textContent = await copyText(snippet()) ? 'Copied ✓' : 'Select and copy';
-    setTimeout(() => { $('embed-copy').textContent = 'Copy snippet'; }, 1500);
+    $('embed-copy').textContent = (await copyText(snippet())) ? 'Copied ✓' : 'Select and copy';
+    setTimeout(() => {
+      $('embed-copy').textContent = 'Copy snippet';
+    }, 1500);
   });
   if (mode.embed) $('open-full').href = shareUrl(store.getState(), examples);
-  store.subscribe((s, prev) => { if (mode.embed && s.text !== prev.text) $('open-full').href = shareUrl(s, examples); });
+  store.subscribe((s, prev) => {
+    if (mode.embed && s.text !== prev.text) $('open-full').href = shareUrl(s, examples);
+  });
 }
