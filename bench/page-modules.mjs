@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { diffEdges } from '../web/src/present/edge-diff.js';
 import { layeredLayout } from '../web/src/layout/layered-layout.js';
 import { importOnnx } from '../web/src/import/onnx/import.js';
-import { F32, I64, graph, info, modelBytes, node, tensor } from '../tests/onnx/onnx-model-builder.mjs';
+import { mlpChainModel } from '../tests/onnx/onnx-model-builder.mjs';
 
 // The best of `repeat` runs of body, by the clock `now` (ms).
 function best(body, now = () => performance.now(), repeat = 3) {
@@ -57,20 +57,7 @@ function layout() {
 }
 
 function onnxImport() {
-  const nodes = [];
-  const initializers = [];
-  let x = 'x';
-  for (let i = 0; i < 2500; i++) {
-    initializers.push(tensor(`w${i}`, F32, [64, 64]), tensor(`b${i}`, F32, [64]), tensor(`s${i}`, I64, [2], [-1, 64]));
-    nodes.push(
-      node('MatMul', [x, `w${i}`], [`m${i}`]),
-      node('Add', [`m${i}`, `b${i}`], [`a${i}`]),
-      node('Relu', [`a${i}`], [`r${i}`]),
-      node('Reshape', [`r${i}`, `s${i}`], [`h${i}`]),
-    );
-    x = `h${i}`;
-  }
-  const bytes = modelBytes(graph({ nodes, initializers, inputs: [info('x', F32, [8, 64])], outputs: [info(x, F32)] }));
+  const bytes = mlpChainModel(2500);
   return {
     what: 'ONNX import, 10,000 nodes, 42 MB of weights',
     ms: best(() => importOnnx(bytes), cpuMs),

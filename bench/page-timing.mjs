@@ -22,6 +22,7 @@ import { openSite, openPage, waitForPlan, shot, root } from '../tests/browser/pa
 import { dropFile } from '../tests/browser/import-helpers.mjs';
 import { encodeState } from '../web/src/share/url-state.js';
 import { DEFAULT_OPTIONS } from '../web/src/state/options.js';
+import { matmulChain } from '../tests/browser/strategy-graphs.mjs';
 import { graphToOnnx } from './onnx-from-graph.mjs';
 
 const args = process.argv.slice(2);
@@ -60,21 +61,6 @@ function mlpStack(blocks) {
     );
   }
   return { ops: ops.slice(0, 1000) };
-}
-
-// A chain of n blocks (weight, matmul, gelu, residual add): 4n + 1 ops.
-function chain(n) {
-  const ops = [{ name: 'x0', kind: 'input', shape: [512, 256], dtype: 'f16' }];
-  for (let b = 0; b < n; b++) {
-    const x = b === 0 ? 'x0' : `r${b - 1}`;
-    ops.push(
-      { name: `w${b}`, kind: 'input', shape: [256, 256], dtype: 'f16' },
-      { name: `m${b}`, kind: 'matmul', inputs: [x, `w${b}`], shape: [512, 256], dtype: 'f16' },
-      { name: `g${b}`, kind: 'gelu', inputs: [`m${b}`], shape: [512, 256], dtype: 'f16' },
-      { name: `r${b}`, kind: 'add', inputs: [`g${b}`, x], shape: [512, 256], dtype: 'f16' },
-    );
-  }
-  return JSON.stringify({ ops });
 }
 
 // Opens a link, waits for the first plan drawn, makes one edit (op 0's dtype) and waits for it to be drawn.
@@ -144,7 +130,7 @@ async function benchWorker(site) {
       planMs: Math.round(planMs),
       worstTickGapMs: Math.round(worst),
     };
-  }, chain(5000));
+  }, matmulChain(5000));
   await page.context().close();
   budget('20,000-op plan in the worker: longest main-thread tick gap', row.worstTickGapMs, 150);
   return row;

@@ -2,7 +2,7 @@
 // every main action is labelled and reachable with the keyboard.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openSite, openPage, waitForPlan } from './page-helpers.mjs';
+import { cutOffCells, openSite, openPage, waitForPlan } from './page-helpers.mjs';
 
 let site;
 before(async () => {
@@ -16,14 +16,7 @@ for (const width of [1440, 1280, 1120]) {
   test(`the group table fits its pane at ${width} px: no byte column is cut off`, { timeout: 60_000 }, async () => {
     const page = await openPage(site, '#example=resnet-basic-block', { width, height: 900 });
     await waitForPlan(page);
-    const cut = await page.evaluate(() => {
-      const table = document.querySelector('[data-testid="groups-table"]');
-      const right = table.parentElement.getBoundingClientRect().right;
-      return [...table.querySelectorAll('th, td')]
-        .filter((c) => c.getBoundingClientRect().right > right + 0.5 || c.scrollWidth > c.clientWidth + 1)
-        .map((c) => c.textContent);
-    });
-    assert.deepEqual(cut, []);
+    assert.deepEqual(await cutOffCells(page), []);
     await page.context().close();
   });
 }

@@ -3,7 +3,7 @@
 // openSite() serves dist/ (built by `npm run build`; FUSION_SITE_DIR names another build folder) and launches
 // Debian's Chromium via the harness in chromium.mjs/static-server.mjs; openPage() opens a path and collects page errors; waitForPlan() waits
 // until the graph view has drawn a plan (body[data-plan-shown] counts draws); shownNumbers() reads the
-// numbers on screen; shot() writes a screenshot artifact to build/screenshots/.
+// numbers on screen; shot() writes a screenshot artifact to build/screenshots/; cutOffCells() lists group-table cells cut off.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -61,4 +61,15 @@ export const editorText = (page) => page.evaluate(() => window.fusionPlayground.
 export async function shot(page, name) {
   mkdirSync(root('build/screenshots'), { recursive: true });
   await page.screenshot({ path: root(`build/screenshots/${name}.png`) });
+}
+
+// The texts of the group table's cells that are cut off: past its pane's right edge, or wider than their box.
+export function cutOffCells(page) {
+  return page.evaluate(() => {
+    const table = document.querySelector('[data-testid="groups-table"]');
+    const right = table.parentElement.getBoundingClientRect().right;
+    return [...table.querySelectorAll('th, td')]
+      .filter((c) => c.getBoundingClientRect().right > right + 0.5 || c.scrollWidth > c.clientWidth + 1)
+      .map((c) => c.textContent);
+  });
 }

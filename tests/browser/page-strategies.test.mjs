@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { runCli } from '../wasm/native-cli.mjs';
 import { encodeState } from '../../web/src/share/url-state.js';
-import { openSite, openPage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
+import { cutOffCells, openSite, openPage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
 import { EPILOGUE, SHARED } from './strategy-graphs.mjs';
 
 let site;
@@ -307,14 +307,7 @@ test(
     const page = await openPage(site, '#example=resnet-basic-block&strategy=tvm', { width: 1120, height: 900 });
     await waitForPlan(page);
     assert.ok((await page.locator('[data-testid="group-label"]').count()) > 0, 'the plan has pattern labels');
-    const cut = await page.evaluate(() => {
-      const table = document.querySelector('[data-testid="groups-table"]');
-      const right = table.parentElement.getBoundingClientRect().right;
-      return [...table.querySelectorAll('th, td')]
-        .filter((c) => c.getBoundingClientRect().right > right + 0.5 || c.scrollWidth > c.clientWidth + 1)
-        .map((c) => c.textContent);
-    });
-    assert.deepEqual(cut, []);
+    assert.deepEqual(await cutOffCells(page), []);
     await page.context().close();
   },
 );

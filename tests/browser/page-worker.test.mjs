@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { openSite, openPage, waitForPlan, root } from './page-helpers.mjs';
+import { matmulChain } from './strategy-graphs.mjs';
 
 let site;
 before(async () => {
@@ -19,21 +20,6 @@ after(async () => {
   await site?.close();
 });
 
-// A chain of n blocks (weight, matmul, gelu, residual add): 4n + 1 ops.
-function chain(n) {
-  const ops = [{ name: 'x0', kind: 'input', shape: [512, 256], dtype: 'f16' }];
-  for (let b = 0; b < n; b++) {
-    const x = b === 0 ? 'x0' : `r${b - 1}`;
-    ops.push(
-      { name: `w${b}`, kind: 'input', shape: [256, 256], dtype: 'f16' },
-      { name: `m${b}`, kind: 'matmul', inputs: [x, `w${b}`], shape: [512, 256], dtype: 'f16' },
-      { name: `g${b}`, kind: 'gelu', inputs: [`m${b}`], shape: [512, 256], dtype: 'f16' },
-      { name: `r${b}`, kind: 'add', inputs: [`g${b}`, x], shape: [512, 256], dtype: 'f16' },
-    );
-  }
-  return JSON.stringify({ ops });
-}
-
 test(
   'a 20,000-op plan is made in the worker, and a main-thread task runs before its answer arrives',
   { timeout: 120_000 },
@@ -41,7 +27,7 @@ test(
     const page = await openPage(site, '#example=diamond');
     await waitForPlan(page, 1, 60_000);
     assert.equal(await page.evaluate(() => window.fusionPlayground.planner.where), 'worker');
-    const text = chain(5000);
+    const text = matmulChain(5000);
     const run = await page.evaluate(async (t) => {
       const { planner } = window.fusionPlayground;
       const before = { ...planner.ran };

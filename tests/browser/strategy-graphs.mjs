@@ -1,5 +1,6 @@
-// strategy-graphs.mjs — graphs on which the strategies of docs/strategies.md decide differently, for the
-// browser tests (not a test file itself). Each is graph JSON text; the expected plans come from the CLI.
+// strategy-graphs.mjs — graphs for the browser tests (not a test file itself): those on which the strategies of
+// docs/strategies.md decide differently, and matmulChain(n), a large one. Each is graph JSON text; the expected
+// plans come from the CLI.
 import { formatGraph } from '../../web/src/graph/graph-text.js';
 
 const op = (name, kind, inputs, shape) => ({ name, kind, ...(inputs.length ? { inputs } : {}), shape, dtype: 'f16' });
@@ -23,3 +24,19 @@ export const SHARED = text([
   op('a', 'reduce_sum', ['e'], [4096, 1]),
   op('m', 'reduce_max', ['e'], [4096, 1]),
 ]);
+
+// A chain of n blocks (weight, matmul, gelu, residual add) as compact JSON text: 4n + 1 ops, for the planner
+// worker's test and bench/page-timing.mjs.
+export function matmulChain(n) {
+  const ops = [op('x0', 'input', [], [512, 256])];
+  for (let b = 0; b < n; b++) {
+    const x = b === 0 ? 'x0' : `r${b - 1}`;
+    ops.push(
+      op(`w${b}`, 'input', [], [256, 256]),
+      op(`m${b}`, 'matmul', [x, `w${b}`], [512, 256]),
+      op(`g${b}`, 'gelu', [`m${b}`], [512, 256]),
+      op(`r${b}`, 'add', [`g${b}`, x], [512, 256]),
+    );
+  }
+  return JSON.stringify({ ops });
+}

@@ -14,6 +14,7 @@ import {
   graph,
   info,
   modelBytes,
+  mlpChainModel,
   node,
   sequenceInfo,
   tensor,
@@ -501,20 +502,7 @@ test('a tensor too large for exact byte counts is refused, naming the node', () 
 
 // How fast this imports is measured by bench/page-modules.mjs (`npm run bench:page`), not here.
 test('a 10,000-node model with 42 MB of weights imports whole: every node, weight and op counted once', () => {
-  const nodes = [];
-  const initializers = [];
-  let x = 'x';
-  for (let i = 0; i < 2500; i++) {
-    initializers.push(tensor(`w${i}`, F32, [64, 64]), tensor(`b${i}`, F32, [64]), tensor(`s${i}`, I64, [2], [-1, 64]));
-    nodes.push(
-      node('MatMul', [x, `w${i}`], [`m${i}`]),
-      node('Add', [`m${i}`, `b${i}`], [`a${i}`]),
-      node('Relu', [`a${i}`], [`r${i}`]),
-      node('Reshape', [`r${i}`, `s${i}`], [`h${i}`]),
-    );
-    x = `h${i}`;
-  }
-  const bytes = modelBytes(graph({ nodes, initializers, inputs: [info('x', F32, [8, 64])], outputs: [info(x, F32)] }));
+  const bytes = mlpChainModel(2500);
   const { stats, graph: g } = importOnnx(bytes);
   assert.deepEqual(stats, { nodes: 10_000, ops: 15_001, opaque: 0, initializers: 5_000 }); // targets: part of Reshape
   assert.equal(g.ops.length, 15_001);

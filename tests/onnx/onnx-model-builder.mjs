@@ -100,3 +100,22 @@ export const modelBytes = (g, { opset = 17 } = {}) =>
       opsetImport: [{ domain: '', version: BigInt(opset) }],
     }),
   );
+
+// A chain of `blocks` MatMul → Add → Relu → Reshape blocks with 64×64 weights: 4 nodes and 3 initializers
+// (about 17 KB of weights) a block; 2,500 blocks make the 10,000-node, 42 MB model of the import tests and bench.
+export function mlpChainModel(blocks) {
+  const nodes = [];
+  const initializers = [];
+  let x = 'x';
+  for (let i = 0; i < blocks; i++) {
+    initializers.push(tensor(`w${i}`, F32, [64, 64]), tensor(`b${i}`, F32, [64]), tensor(`s${i}`, I64, [2], [-1, 64]));
+    nodes.push(
+      node('MatMul', [x, `w${i}`], [`m${i}`]),
+      node('Add', [`m${i}`, `b${i}`], [`a${i}`]),
+      node('Relu', [`a${i}`], [`r${i}`]),
+      node('Reshape', [`r${i}`, `s${i}`], [`h${i}`]),
+    );
+    x = `h${i}`;
+  }
+  return modelBytes(graph({ nodes, initializers, inputs: [info('x', F32, [8, 64])], outputs: [info(x, F32)] }));
+}

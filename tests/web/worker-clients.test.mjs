@@ -9,31 +9,13 @@ import { createImporter } from '../../web/src/import/import-client.js';
 import { createPlanner } from '../../web/src/planner/planner-client.js';
 import { createLinkEncoder, OFF_THREAD_ABOVE } from '../../web/src/share/link-encoder.js';
 import { encodeState } from '../../web/src/share/url-state.js';
+import { FakeWorker } from './fake-worker.mjs';
 
 // Every worker the code under test starts, newest last.
 let started = [];
-class FakeWorker {
-  constructor(url) {
-    this.url = String(url);
-    this.posted = [];
-    this.terminated = false;
-    started.push(this);
-  }
-  postMessage(data, transfer) {
-    this.posted.push({ data, transfer });
-  }
-  terminate() {
-    this.terminated = true;
-  }
-  reply(data) {
-    this.onmessage({ data });
-  }
-  crash(message) {
-    this.onerror({ message, preventDefault() {} });
-  }
-}
 beforeEach(() => {
-  started = [];
+  FakeWorker.reset();
+  started = FakeWorker.started;
   globalThis.Worker = FakeWorker;
 });
 afterEach(() => {

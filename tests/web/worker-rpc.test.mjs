@@ -3,24 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createWorkerRpc } from '../../web/src/worker-rpc/worker-rpc.js';
-
-// A stand-in for a Web Worker: records what is posted; the test answers or crashes it.
-class FakeWorker {
-  posted = [];
-  terminated = false;
-  postMessage(data, transfer) {
-    this.posted.push({ data, transfer });
-  }
-  terminate() {
-    this.terminated = true;
-  }
-  reply(data) {
-    this.onmessage({ data });
-  }
-  crash(message) {
-    this.onerror({ message, preventDefault() {} });
-  }
-}
+import { FakeWorker } from './fake-worker.mjs';
 
 // An rpc over fake workers; `workers` lists every worker it started, `mainCalls` the requests run on the main thread.
 function setup(options = {}) {
