@@ -6,8 +6,8 @@
 //   imports: the graph plans through the WASM core (and the plan verifies); every graph output has the shape of
 //     the model's test output (test_data_set_0/output_<k>.pb) and agrees with the declared output dims; no
 //     inferred shape or type contradicts a declared one; each node became ops of the kind op-table.js names,
-//     and of the core's own kind for op types the core knows by name (web/src/graph/op-kinds.js mirrors
-//     core/src/op_kind.cpp), or a constant when its value was folded; opaque, nearest-kind and If/Loop/Scan ops
+//     and of the core's own kind for op types the core knows by name (web/src/graph/op-kinds.js reads
+//     the core's catalog()), or a constant when its value was folded; opaque, nearest-kind and If/Loop/Scan ops
 //     carry their ONNX type as their label, and no other op has a label; or
 //   fails with an OnnxImportError that names the node (or part) and its path, with a reason code other than
 //     'internal'.
