@@ -18,7 +18,7 @@ export class FusionGraph {
     if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
       throw new FusionError({
         code: 'invalid_type',
-        message: 'addOp takes an object like ' + '{kind: "relu", inputs: [0], shape: [4], dtype_bytes: 4}',
+        message: 'addOp takes an object like {kind: "relu", inputs: [0], shape: [4], dtype_bytes: 4}',
         op: id,
         path: `/ops/${id}`,
       });
@@ -88,7 +88,7 @@ function copyOf(spec, id) {
   } catch (cause) {
     throw new FusionError({
       code: 'invalid_type',
-      message: `op ${id}: fields must be plain JSON values ` + `(${cause.message})`,
+      message: `op ${id}: fields must be plain JSON values (${cause.message})`,
       op: id,
       path: `/ops/${id}`,
     });

@@ -19,8 +19,7 @@ export function loadFusion() {
     loading = null;
     throw new FusionError({
       code: 'load_failed',
-      message:
-        `could not load the planner's WASM module (${cause?.message ?? cause}); ` + 'build it with npm run build',
+      message: `could not load the planner's WASM module (${cause?.message ?? cause}); build it with npm run build`,
     });
   });
   return loading;

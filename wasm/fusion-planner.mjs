@@ -47,7 +47,7 @@ export class FusionPlanner {
     if (!fusion) {
       throw new FusionError({
         code: 'not_loaded',
-        message: 'the planner module is not loaded yet; ' + 'await loadFusion() once before planning',
+        message: 'the planner module is not loaded yet; await loadFusion() once before planning',
       });
     }
     const result = fusion.plan(graph, this.#options);
