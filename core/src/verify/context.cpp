@@ -47,6 +47,10 @@ std::uint64_t Context::unfused_bytes_of(OpId x) const {
 
 bool Context::is_loop(OpId x) const { return is_loop_kind(g.op(x).kind, rules); }
 
+bool Context::runs_kernel(const FusionGroup& group) const {
+  return std::any_of(group.ops.begin(), group.ops.end(), [&](OpId x) { return !g.op(x).is_source(); });
+}
+
 std::vector<InnerEdge> inner_edges(const Context& c, const FusionGroup& group) {
   std::vector<InnerEdge> out;
   if (group.ops.size() < 2) return out;

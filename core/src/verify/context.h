@@ -63,6 +63,8 @@ struct Context {
   // The shape rule (docs/design.md §5) for one edge (whether it applies is shape_checked's answer).
   bool shapes_ok(OpId producer, OpId consumer) const;
   bool is_loop(OpId x) const;
+  // Does the group run a kernel? Some member has inputs (docs/design.md §8); a group of sources does not.
+  bool runs_kernel(const FusionGroup& group) const;
 };
 
 // The distinct edges between members of one group, as positions in its (ascending) ops list.

@@ -170,7 +170,7 @@ void check_bytes(Context& c) {
   for (const FusionGroup& group : c.plan.groups) {
     check_group_bytes(c, group);
     fused += c.io[static_cast<std::size_t>(group.id)].read + c.io[static_cast<std::size_t>(group.id)].written;
-    const bool kernel = std::any_of(group.ops.begin(), group.ops.end(), [&](OpId x) { return !c.g.op(x).is_source(); });
+    const bool kernel = c.runs_kernel(group);
     if (group.kernel != kernel)
       c.fail("kernels", "group " + std::to_string(group.id) + " says kernel " + (group.kernel ? "true" : "false") +
                             "; " + (kernel ? "a member has inputs, so it runs a kernel" : "it holds only sources, so it runs none"),
