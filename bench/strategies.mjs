@@ -16,7 +16,7 @@ const sizes = (pick('--sizes') ?? '1000,10000,100000').split(',').map(Number);
 const generators = (pick('--generators') ?? 'chain,fan,diamonds,transformer,random,random_uniform,adversarial').split(
   ',',
 );
-const strategies = ['seed', 'xla', 'tvm', 'inductor'];
+const strategies = ['seed', 'xla', 'xla-classic', 'tvm', 'inductor'];
 const bench = 'build/native/bench/fusion-bench';
 const limit = 3;
 

@@ -30,10 +30,12 @@ constexpr const char* kUsage =
     "Plans kernel fusion for the op graph in FILE (JSON; '-' or nothing reads stdin) and prints the plan.\n"
     "  --no-broadcast      merged edges need equal shapes (default: broadcast-compatible)\n"
     "  --resident-sources  sources are already in memory and cost nothing\n"
-    "  --strategy S        grouping rules: seed (default), xla, tvm, inductor (docs/strategies.md)\n"
+    "  --strategy S        seed (default), or a compiler's procedure: xla, tvm, inductor; xla-classic\n"
+    "                      (docs/strategies.md)\n"
     "  --hardware H        time model device: h100, a100 (default), rtx4090\n"
-    "  --rule NAME=VALUE   override one rule of the strategy, e.g. max_group_ops=8, recompute=none,\n"
-    "                      movement='[\"reshape\"]' (VALUE is JSON, or else a string)\n"
+    "  --rule NAME=VALUE   override one rule the strategy accepts, e.g. max_depth=8 (tvm),\n"
+    "                      passes='[\"priority\"]' (xla), max_group_ops=8 (inductor, seed)\n"
+    "                      (VALUE is JSON, or else a string)\n"
     "  --table             print a readable table instead of JSON\n"
     "  --verify            check the plan with the independent verifier; exit 3 on a violation\n";
 

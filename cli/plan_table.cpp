@@ -68,6 +68,13 @@ std::string format_plan_table(const FusionGraph& g, const FusionPlan& plan) {
   const auto unfused = std::count_if(plan.edges.begin(), plan.edges.end(), [](const EdgeDecision& e) {
     return !e.fused && e.reason != EdgeReason::source;
   });
+  bool any_rule = false;
+  for (const FusionGroup& group : plan.groups)
+    if (!group.rule.empty()) {
+      if (!any_rule) out += "\nhow the compiler formed each group:\n";
+      any_rule = true;
+      out += "  group " + std::to_string(group.id) + ": " + group.rule + "\n";
+    }
   if (unfused > 0) {
     out += "\nnot fused (besides reads of sources):\n";
     for (const EdgeDecision& e : plan.edges)

@@ -102,7 +102,7 @@ std::string catalog() {
   return detail::guard([] {
     nlohmann::json out = {{"ok", true}};
     for (std::string_view name : strategy_names())
-      out["strategies"].push_back({{"name", name}, {"rules", nlohmann::json::parse(write_rules_json(*preset_rules(name)))}});
+      out["strategies"].push_back({{"name", name}, {"rules", nlohmann::json::parse(write_rules_json(*preset_rules(name), name))}});
     for (std::string_view name : hardware_names()) {
       const HardwareProfile h = *hardware_profile(name);
       out["hardware"].push_back({{"name", h.name},
@@ -115,7 +115,7 @@ std::string catalog() {
     out["rules"] = nlohmann::json::array();
     for (std::string_view name : rule_names()) out["rules"].push_back(name);
     out["reasons"] = nlohmann::json::array();
-    for (int r = static_cast<int>(EdgeReason::source); r <= static_cast<int>(EdgeReason::region); ++r)
+    for (int r = static_cast<int>(EdgeReason::source); r <= static_cast<int>(EdgeReason::range); ++r)
       out["reasons"].push_back(to_string(static_cast<EdgeReason>(r)));  // every reason but none, in order
     for (OpKind kind : all_op_kinds())
       out["kinds"].push_back({{"name", to_string(kind)}, {"category", to_string(category(kind))},

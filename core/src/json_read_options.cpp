@@ -2,7 +2,7 @@
 // overrides (docs/strategies.md), into resolved PlannerOptions with located errors.
 //
 // The strategy's preset fills the rules first, then "rules" overrides them one by one, whatever the key
-// order in the text. Unknown strategy or hardware names pass through: the planner reports them.
+// order in the text; a rule the strategy does not accept is refused (invalid_options naming both). Unknown strategy or hardware names pass through: the planner reports them.
 #include <nlohmann/json.hpp>
 
 #include "detail/json_text.h"
@@ -47,8 +47,33 @@ std::optional<Error> read_movement(const json& value, std::vector<OpKind>& into,
   return std::nullopt;
 }
 
+std::optional<Error> read_passes(const json& value, std::uint8_t& into, const std::string& path) {
+  const std::string expected = "rule 'passes' must be a list of XLA passes from priority, multi_output, horizontal";
+  if (!value.is_array()) return option_error(expected, path);
+  into = 0;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::uint8_t bit = value[i].is_string() ? xla_pass_bit(value[i].get<std::string>()) : 0;
+    if (bit == 0) return option_error(expected, path + "/" + std::to_string(i));
+    into |= bit;
+  }
+  return std::nullopt;
+}
+
+// A rule the strategy does not accept (docs/strategies.md lists each preset's rules).
+std::optional<Error> inapplicable(const std::string& name, const std::string& strategy, const std::string& path) {
+  const std::span<const std::string_view> accepted = strategy_rule_names(strategy);
+  if (accepted.empty() || std::find(accepted.begin(), accepted.end(), name) != accepted.end()) return std::nullopt;
+  std::string list;
+  for (std::string_view rule : accepted) list += (list.empty() ? "" : ", ") + std::string(rule);
+  return option_error("rule '" + name + "' does not apply to strategy '" + strategy + "'; its rules are " + list,
+                      path);
+}
+
 std::optional<Error> read_rule(const std::string& name, const json& value, StrategyRules& r, const std::string& path) {
   std::int64_t count = 0;
+  if (name == "passes") return read_passes(value, r.passes, path);
+  if (name == "max_depth") return read_count(value, r.max_depth, name, path);
+  if (name == "max_pointwise_cat_inputs") return read_count(value, r.max_pointwise_cat_inputs, name, path);
   if (name == "horizontal") return read_bool(value, r.horizontal, name, path);
   if (name == "epilogue") return read_bool(value, r.epilogue, name, path);
   if (name == "reduction_prologue") return read_bool(value, r.reduction_prologue, name, path);
@@ -75,10 +100,12 @@ std::optional<Error> read_rule(const std::string& name, const json& value, Strat
   return option_error("unknown rule '" + name + "'; rules are " + known, path);
 }
 
-std::optional<Error> read_rules(const json& rules, StrategyRules& into) {
+std::optional<Error> read_rules(const json& rules, const std::string& strategy, StrategyRules& into) {
   if (!rules.is_object()) return option_error("option 'rules' must be an object of rule overrides", "/rules");
-  for (const auto& [name, value] : rules.items())
+  for (const auto& [name, value] : rules.items()) {
     if (auto e = read_rule(name, value, into, "/rules/" + name)) return e;
+    if (auto e = inapplicable(name, strategy, "/rules/" + name)) return e;
+  }
   return std::nullopt;
 }
 
@@ -116,7 +143,7 @@ Expected<PlannerOptions> read_options_json(std::string_view text) {
   }
   options.rules = preset_rules(options.strategy).value_or(StrategyRules{});
   if (rules)
-    if (auto error = read_rules(*rules, options.rules)) return *error;
+    if (auto error = read_rules(*rules, options.strategy, options.rules)) return *error;
   return options;
 }
 

@@ -87,6 +87,7 @@ FusionGroup read_group(const json& v, const std::string& path, PlanFields& f) {
   group.bytes_written = f.count(v, "bytes_written", path);
   if (v.is_object() && v.contains("recomputed")) group.recomputed = f.ids(v, "recomputed", path);
   if (v.is_object() && v.contains("label")) group.label = f.text(v, "label", path);
+  if (v.is_object() && v.contains("rule")) group.rule = f.text(v, "rule", path);
   if (v.is_object() && v.contains("kernel")) group.kernel = f.flag(v, "kernel", path);
   if (v.is_object() && v.contains("flops")) group.flops = f.count(v, "flops", path);
   if (v.is_object() && v.contains("time_us")) group.time_us = f.number(v, "time_us", path);

@@ -47,6 +47,7 @@ void append_group(std::string& out, const FusionGroup& group) {
   out += ",\"recomputed\":";
   append_list(out, group.recomputed);
   out += ",\"label\":" + json(group.label).dump();
+  out += ",\"rule\":" + json(group.rule).dump();
   out += group.kernel ? ",\"kernel\":true" : ",\"kernel\":false";
   out += ",\"flops\":";
   append_number(out, group.flops);
@@ -58,26 +59,37 @@ void append_group(std::string& out, const FusionGroup& group) {
   out += '}';
 }
 
-void append_rules(std::string& out, const StrategyRules& r) {
-  auto flag = [](bool on) { return on ? "true" : "false"; };
-  out += "{\"horizontal\":";
-  out += flag(r.horizontal);
-  out += ",\"horizontal_small_bytes\":" + std::to_string(r.horizontal_small_bytes);
-  out += ",\"horizontal_max_ops\":" + std::to_string(r.horizontal_max_ops);
-  out += ",\"epilogue\":";
-  out += flag(r.epilogue);
-  out += ",\"reduction_prologue\":";
-  out += flag(r.reduction_prologue);
-  out += ",\"reduction_epilogue\":";
-  out += flag(r.reduction_epilogue);
-  out += ",\"recompute\":\"" + std::string(to_string(r.recompute)) + "\",\"movement\":[";
-  for (std::size_t i = 0; i < r.movement.size(); ++i)
-    out += (i ? ",\"" : "\"") + std::string(to_string(r.movement[i])) + "\"";
-  out += "],\"max_group_ops\":" + std::to_string(r.max_group_ops);
-  out += ",\"max_group_operands\":" + std::to_string(r.max_group_operands);
-  out += ",\"max_live_values\":" + std::to_string(r.max_live_values);
-  out += ",\"refuse_unprofitable\":";
-  out += flag(r.refuse_unprofitable);
+// The rules the strategy accepts (docs/strategies.md), in table order.
+void append_rules(std::string& out, const StrategyRules& r, std::string_view strategy) {
+  auto flag = [](bool on) { return std::string(on ? "true" : "false"); };
+  auto value = [&](std::string_view name) -> std::string {
+    if (name == "horizontal") return flag(r.horizontal);
+    if (name == "horizontal_small_bytes") return std::to_string(r.horizontal_small_bytes);
+    if (name == "horizontal_max_ops") return std::to_string(r.horizontal_max_ops);
+    if (name == "epilogue") return flag(r.epilogue);
+    if (name == "reduction_prologue") return flag(r.reduction_prologue);
+    if (name == "reduction_epilogue") return flag(r.reduction_epilogue);
+    if (name == "recompute") return "\"" + std::string(to_string(r.recompute)) + "\"";
+    if (name == "max_group_ops") return std::to_string(r.max_group_ops);
+    if (name == "max_group_operands") return std::to_string(r.max_group_operands);
+    if (name == "max_live_values") return std::to_string(r.max_live_values);
+    if (name == "refuse_unprofitable") return flag(r.refuse_unprofitable);
+    if (name == "max_depth") return std::to_string(r.max_depth);
+    if (name == "max_pointwise_cat_inputs") return std::to_string(r.max_pointwise_cat_inputs);
+    std::string list = "[";
+    if (name == "movement")
+      for (OpKind kind : r.movement) list += (list.size() > 1 ? ",\"" : "\"") + std::string(to_string(kind)) + "\"";
+    else
+      for (std::string_view pass : xla_pass_names())
+        if (r.passes & xla_pass_bit(pass)) list += (list.size() > 1 ? ",\"" : "\"") + std::string(pass) + "\"";
+    return list + "]";
+  };
+  out += '{';
+  bool first = true;
+  for (std::string_view name : strategy_rule_names(strategy)) {
+    out += (first ? "\"" : ",\"") + std::string(name) + "\":" + value(name);
+    first = false;
+  }
   out += '}';
 }
 
@@ -115,7 +127,7 @@ std::string write_plan_json(const FusionPlan& plan) {
   out += plan.options.resident_sources ? "true" : "false";
   out += ",\"strategy\":" + json(plan.options.strategy).dump();
   out += ",\"hardware\":" + json(plan.options.hardware).dump() + ",\"rules\":";
-  append_rules(out, plan.options.rules);
+  append_rules(out, plan.options.rules, plan.options.strategy);
   out += "},\"groups\":[";
   for (std::size_t i = 0; i < plan.groups.size(); ++i) {
     if (i) out += ',';
@@ -144,9 +156,9 @@ std::string write_plan_json(const FusionPlan& plan) {
   return out;
 }
 
-std::string write_rules_json(const StrategyRules& rules) {
+std::string write_rules_json(const StrategyRules& rules, std::string_view strategy) {
   std::string out;
-  append_rules(out, rules);
+  append_rules(out, rules, strategy);
   return out;
 }
 

@@ -6,7 +6,7 @@
 
 namespace fusion {
 namespace {
-constexpr std::array<std::pair<EdgeReason, const char*>, 12> kReasons = {{
+constexpr std::array<std::pair<EdgeReason, const char*>, 16> kReasons = {{
     {EdgeReason::none, "none"},
     {EdgeReason::source, "source"},
     {EdgeReason::barrier_producer, "barrier_producer"},
@@ -19,6 +19,10 @@ constexpr std::array<std::pair<EdgeReason, const char*>, 12> kReasons = {{
     {EdgeReason::limit, "limit"},
     {EdgeReason::unprofitable, "unprofitable"},
     {EdgeReason::region, "region"},
+    {EdgeReason::post_dominator, "post_dominator"},
+    {EdgeReason::output, "output"},
+    {EdgeReason::consumers, "consumers"},
+    {EdgeReason::range, "range"},
 }};
 static_assert([] {
   for (std::size_t i = 0; i < kReasons.size(); ++i)

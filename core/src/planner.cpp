@@ -10,6 +10,7 @@
 #include "detail/internal_check.h"
 #include "detail/strategy_grouping.h"
 #include "detail/topology.h"
+#include "presets/presets.h"
 #include "fusion/cost.h"
 #include "fusion/hardware.h"
 #include "fusion/labels.h"
@@ -23,6 +24,7 @@ struct DenseGroups {
   std::vector<std::int32_t> of_op;           // op -> dense index of its owner, -1 for copy-only ops
   std::vector<std::vector<OpId>> owned;
   std::vector<std::vector<OpId>> copies;     // ascending
+  std::vector<std::string> rules;            // the behaviour that formed each group, "" when none
 };
 
 DenseGroups dense_groups(std::size_t n, const detail::Grouping& grouping) {
@@ -43,12 +45,16 @@ DenseGroups dense_groups(std::size_t n, const detail::Grouping& grouping) {
   d.copies.resize(d.owned.size());
   for (const auto& [op, rep] : grouping.copies) d.copies[dense_of_rep[rep]].push_back(op);
   for (auto& list : d.copies) std::sort(list.begin(), list.end());
+  d.rules.resize(d.owned.size());
+  for (const auto& [rep, text] : grouping.rules)
+    if (rep >= 0 && dense_of_rep[rep] >= 0) d.rules[dense_of_rep[rep]] = text;
   return d;
 }
 
 // Numbers the groups in a topological order of the group graph, smallest first owned op first among
 // the ready ones (Kahn's algorithm), and fills op_group and each group's ops and recomputed copies. A
-// group depends on the owners of everything its members (copies included) read from outside it.
+// group depends on the owners of everything its members (copies included) read from outside it (an op
+// it holds a copy of is computed inside, even when another group owns it).
 void number_groups(const FusionGraph& g, const detail::Grouping& grouping, FusionPlan& plan) {
   const std::size_t n = g.size();
   DenseGroups d = dense_groups(n, grouping);
@@ -62,7 +68,9 @@ void number_groups(const FusionGraph& g, const detail::Grouping& grouping, Fusio
         for (OpId member : *list)
           for (OpId in : g.op(member).inputs) {
             const std::int32_t from = d.of_op[in];
-            if (from >= 0 && from != static_cast<std::int32_t>(k)) visit(from, static_cast<std::int32_t>(k));
+            const bool copy_here = std::binary_search(d.copies[k].begin(), d.copies[k].end(), in);
+            if (from >= 0 && from != static_cast<std::int32_t>(k) && !copy_here)
+              visit(from, static_cast<std::int32_t>(k));
           }
   };
   for_each_read([&](std::int32_t from, std::int32_t to) { ++offsets[from + 1], ++pending[to]; });
@@ -83,6 +91,7 @@ void number_groups(const FusionGraph& g, const detail::Grouping& grouping, Fusio
     FusionGroup group;
     group.id = id_of_dense[k];
     group.ops = std::move(d.owned[k]);
+    group.rule = std::move(d.rules[k]);
     if (!d.copies[k].empty()) {
       group.recomputed = d.copies[k];
       group.ops.insert(group.ops.end(), d.copies[k].begin(), d.copies[k].end());
@@ -120,6 +129,20 @@ void record_edges(const detail::Producers& producers, const std::vector<EdgeReas
     }
 }
 
+// Group formation by the strategy's procedure (docs/design.md §1, step 3).
+detail::Grouping form(const FusionGraph& graph, const detail::Producers& producers, const detail::Consumers& consumers,
+                      const std::vector<OpId>& order, const PlannerOptions& options) {
+  const presets::PresetInput in{graph, producers, consumers, order, options};
+  switch (procedure_of(options.strategy)) {
+    case Procedure::tvm: return presets::form_tvm_groups(in);
+    case Procedure::xla: return presets::form_xla_groups(in);
+    case Procedure::inductor: return presets::form_inductor_groups(in);
+    case Procedure::rules: break;
+  }
+  if (options.rules == StrategyRules{}) return detail::form_groups(graph, producers, consumers, order, options);
+  return detail::form_strategy_groups(graph, producers, consumers, order, options);
+}
+
 std::string joined_names(std::span<const std::string_view> names) {
   std::string text;
   for (std::string_view name : names) text += (text.empty() ? "'" : ", '") + std::string(name) + "'";
@@ -142,6 +165,10 @@ Expected<FusionPlan> FusionPlanner::plan(const FusionGraph& graph) const {
                  "unknown strategy '" + options_.strategy + "'; the known strategies are " +
                      joined_names(strategy_names()),
                  {}, "/strategy", {}, {}};
+  if (const std::string_view rule = inapplicable_rule(options_.strategy, options_.rules); !rule.empty())
+    return Error{ErrorCode::invalid_options,
+                 "rule '" + std::string(rule) + "' does not apply to strategy '" + options_.strategy + "'",
+                 {}, "/rules/" + std::string(rule), {}, {}};
   if (!hardware_profile(options_.hardware))
     return Error{ErrorCode::invalid_options,
                  "unknown hardware '" + options_.hardware + "'; the known profiles are " +
@@ -153,10 +180,7 @@ Expected<FusionPlan> FusionPlanner::plan(const FusionGraph& graph) const {
   const detail::Consumers consumers = detail::build_consumers(graph);
   const std::optional<std::vector<OpId>> order = detail::topological_order(graph, consumers);
   FUSION_CHECK(order.has_value(), "a validated graph has a topological order");
-  const bool strict = options_.rules == StrategyRules{};
-  const detail::Grouping grouping =
-      strict ? detail::form_groups(graph, producers, consumers, *order, options_)
-             : detail::form_strategy_groups(graph, producers, consumers, *order, options_);
+  const detail::Grouping grouping = form(graph, producers, consumers, *order, options_);
 
   FusionPlan plan;
   plan.options = options_;

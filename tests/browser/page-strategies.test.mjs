@@ -81,7 +81,7 @@ test(
       .getByTestId('opt-strategy')
       .locator('option')
       .evaluateAll((os) => os.map((o) => o.value));
-    assert.deepEqual(names, ['seed', 'xla', 'tvm', 'inductor']);
+    assert.deepEqual(names, ['seed', 'xla', 'xla-classic', 'tvm', 'inductor']);
     const seed = cli(EPILOGUE);
     assertMatchesCli(await shownPlan(page), seed, 'seed (default)');
     const seen = new Set([`${seed.bytes_fused}/${seed.kernels_fused}`]);
@@ -133,7 +133,7 @@ test(
   'a recomputed op is listed in every group that holds it and marked on the graph',
   { timeout: 60_000 },
   async () => {
-    const strategies = ['xla', 'inductor'].filter((s) =>
+    const strategies = ['xla', 'xla-classic', 'inductor'].filter((s) =>
       cli(SHARED, { strategy: s }).groups.some((g) => g.recomputed.length),
     );
     assert.ok(strategies.length > 0, 'a strategy with recompute: cheap copies the shared neg (precondition)');

@@ -25,6 +25,17 @@ export const SHARED = text([
   op('m', 'reduce_max', ['e'], [4096, 1]),
 ]);
 
+// A row softmax (max, x − max, exp, sum, ÷): Inductor fuses it whole (several reductions per kernel), XLA's
+// priority fusion copies the cheap sub and exp into both their consumers (the sum and the division).
+export const SOFTMAX = text([
+  op('x', 'input', [], [1024, 1024]),
+  op('m', 'reduce_max', ['x'], [1024, 1]),
+  op('d', 'sub', ['x', 'm'], [1024, 1024]),
+  op('e', 'exp', ['d'], [1024, 1024]),
+  op('s', 'reduce_sum', ['e'], [1024, 1]),
+  op('y', 'div', ['e', 's'], [1024, 1024]),
+]);
+
 // A chain of n blocks (weight, matmul, gelu, residual add) as compact JSON text: 4n + 1 ops, for the planner
 // worker's test and bench/page-timing.mjs.
 export function matmulChain(n) {

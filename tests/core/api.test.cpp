@@ -76,17 +76,46 @@ TEST_CASE("a NUL byte ends nothing: text after it is an error, not ignored") {
 TEST_CASE("catalog lists the presets with their rules, the hardware profiles, the rules and the reasons") {
   const json out = json::parse(fusion::api::catalog());
   REQUIRE(out["ok"] == true);
-  REQUIRE(out["strategies"].size() == 4);
+  REQUIRE(out["strategies"].size() == 5);
   CHECK(out["strategies"][0]["name"] == "seed");
   CHECK(out["strategies"][0]["rules"]["epilogue"] == false);
-  CHECK(out["strategies"][2]["name"] == "tvm");
-  CHECK(out["strategies"][2]["rules"]["max_group_ops"] == 256);
+  CHECK(out["strategies"][0]["rules"].size() == 12);  // seed runs the shared rule engine: all its rules
+  CHECK(out["strategies"][1]["name"] == "xla");
+  CHECK(out["strategies"][1]["rules"] == json::parse(R"({"passes": ["priority", "multi_output", "horizontal"],
+                                                         "max_group_operands": 96})"));
+  CHECK(out["strategies"][2]["name"] == "xla-classic");
+  CHECK(out["strategies"][2]["rules"].size() == 12);
+  CHECK(out["strategies"][2]["rules"]["horizontal_small_bytes"] == 1048576);
+  CHECK(out["strategies"][3]["name"] == "tvm");
+  CHECK(out["strategies"][3]["rules"] == json::parse(R"({"max_depth": 256})"));
+  CHECK(out["strategies"][4]["name"] == "inductor");
+  CHECK(out["strategies"][4]["rules"] ==
+        json::parse(R"({"max_group_ops": 64, "max_pointwise_cat_inputs": 8, "epilogue": false})"));
   REQUIRE(out["hardware"].size() == 3);
   CHECK(out["hardware"][1]["name"] == "a100");
   CHECK(out["hardware"][1]["bandwidth_bytes_per_s"] == 2.039e12);
-  CHECK(out["rules"].size() == 12);
+  CHECK(out["rules"].size() == 15);
+  CHECK(out["rules"][12] == "passes");
+  CHECK(out["rules"][13] == "max_depth");
+  CHECK(out["rules"][14] == "max_pointwise_cat_inputs");
   CHECK(out["reasons"] == json::parse(R"(["source", "barrier_producer", "barrier_consumer", "shape", "cycle", "anchor",
-                                          "layout", "multi_pass", "limit", "unprofitable", "region"])"));
+                                          "layout", "multi_pass", "limit", "unprofitable", "region",
+                                          "post_dominator", "output", "consumers", "range"])"));
+}
+
+TEST_CASE("a rule the strategy does not accept is an invalid_options error naming the rule and the strategy") {
+  const std::string graph =
+      R"({"ops": [{"kind": "input", "shape": [4], "dtype": "f32"}, {"kind": "relu", "inputs": [0], "shape": [4], "dtype": "f32"}]})";
+  const json out = json::parse(fusion::api::plan(graph, R"({"strategy": "tvm", "rules": {"passes": ["priority"]}})"));
+  CHECK(out["ok"] == false);
+  CHECK(out["error"]["code"] == "invalid_options");
+  CHECK(out["error"]["path"] == "/rules/passes");
+  const std::string message = out["error"]["message"].get<std::string>();
+  CHECK(message.find("'passes'") != std::string::npos);
+  CHECK(message.find("'tvm'") != std::string::npos);
+  const json accepted = json::parse(fusion::api::plan(graph, R"({"strategy": "tvm", "rules": {"max_depth": 1}})"));
+  CHECK(accepted["ok"] == true);
+  CHECK(accepted["options"]["rules"] == json::parse(R"({"max_depth": 1})"));
 }
 
 TEST_CASE("catalog gives the kind table with categories and aliases, the defaults and both sets of error codes") {

@@ -50,11 +50,11 @@ TEST_CASE("a plan is written in the documented format, byte for byte") {
         R"("reduction_prologue":false,"reduction_epilogue":false,"recompute":"none","movement":[],)"
         R"("max_group_ops":0,"max_group_operands":0,"max_live_values":0,"refuse_unprofitable":false}},)"
         R"("groups":[{"id":0,"ops":[0],"inputs":[],"outputs":[0],"bytes_read":0,"bytes_written":3145728,)"
-        R"("recomputed":[],"label":"","kernel":false,"flops":0,"time_us":0.0,"bytes_unfused":3145728,"bytes_saved":0},)"
+        R"("recomputed":[],"label":"","rule":"","kernel":false,"flops":0,"time_us":0.0,"bytes_unfused":3145728,"bytes_saved":0},)"
         R"({"id":1,"ops":[1],"inputs":[],"outputs":[1],"bytes_read":0,"bytes_written":3072,)"
-        R"("recomputed":[],"label":"","kernel":false,"flops":0,"time_us":0.0,"bytes_unfused":3072,"bytes_saved":0},)"
+        R"("recomputed":[],"label":"","rule":"","kernel":false,"flops":0,"time_us":0.0,"bytes_unfused":3072,"bytes_saved":0},)"
         R"({"id":2,"ops":[2,3],"inputs":[0,1],"outputs":[3],"bytes_read":3148800,"bytes_written":3145728,)"
-        R"("recomputed":[],"label":"","kernel":true,"flops":1572864,"time_us":6.887066208925944,)"
+        R"("recomputed":[],"label":"","rule":"","kernel":true,"flops":1572864,"time_us":6.887066208925944,)"
         R"("bytes_unfused":12585984,"bytes_saved":6291456}],)"
         R"("op_group":[0,1,2,2],"bytes_unfused":15734784,"bytes_fused":9443328,)"
         R"("speedup_estimate":1.6662329212752114,"kernels_unfused":2,"kernels_fused":1,)"
@@ -76,6 +76,34 @@ TEST_CASE("a written plan reads back and verifies") {
   REQUIRE(back.ok());
   CHECK(write_plan_json(*back) == write_plan_json(plan));
   CHECK(verify_plan(g, {}, *back).empty());
+}
+
+TEST_CASE("a procedure's plan writes the group's rule after its label, and only the strategy's rules") {
+  const FusionGraph g = graph_from(R"({"ops": [
+    {"name": "x", "kind": "input", "shape": [8], "dtype": "f32"},
+    {"name": "a", "kind": "relu", "inputs": ["x"], "shape": [8], "dtype": "f32"},
+    {"name": "b", "kind": "neg", "inputs": ["a"], "shape": [8], "dtype": "f32"}]})");
+  const FusionPlanner tvm = FusionPlanner().with_strategy("tvm");
+  const FusionPlan plan = plan_checked(g, tvm);
+  const std::string text = write_plan_json(plan);
+  CHECK(text.find(R"("options":{"broadcast":true,"resident_sources":false,"strategy":"tvm","hardware":"a100",)"
+                  R"("rules":{"max_depth":256}},)") != std::string::npos);
+  CHECK(text.find(R"("ops":[1,2],"inputs":[0],"outputs":[2],"bytes_read":32,"bytes_written":32,"recomputed":[],)"
+                  R"("label":"","rule":"FuseOps kElemWise: 2 ops fused into their post-dominator neg 'b'","kernel":true,)") !=
+        std::string::npos);
+  const Expected<FusionPlan> back = read_plan_json(text);
+  REQUIRE(back.ok());
+  CHECK(back->groups[1].rule == plan.groups[1].rule);
+  CHECK(back->options.strategy == "tvm");
+  CHECK(back->options.rules == plan.options.rules);
+  CHECK(write_plan_json(*back) == text);
+  CHECK(verify_plan(g, tvm.options(), *back).empty());
+  const std::string xla = write_plan_json(plan_checked(g, FusionPlanner().with_strategy("xla")));
+  CHECK(xla.find(R"("rules":{"passes":["priority","multi_output","horizontal"],"max_group_operands":96}})") !=
+        std::string::npos);
+  const std::string inductor = write_plan_json(plan_checked(g, FusionPlanner().with_strategy("inductor")));
+  CHECK(inductor.find(R"("rules":{"max_group_ops":64,"max_pointwise_cat_inputs":8,"epilogue":false}})") !=
+        std::string::npos);
 }
 
 TEST_CASE("options read from JSON") {

@@ -1,9 +1,13 @@
 // verify_strategies.test.cpp — the verifier under the rules of docs/strategies.md: for each rule, a hand-made
 // plan it accepts and corrupted plans it rejects with exactly the violation code that rule calls for.
+// The rule checks apply to the shared rule engine's strategies: `seed` (with the old `tvm` and `inductor`
+// tables, classic_rules.h) and `xla-classic`. The last suites check the per-procedure contracts of the
+// `tvm`, `xla` and `inductor` presets (core/src/verify/procedures.cpp).
 #include <algorithm>
 #include <map>
 #include <set>
 
+#include "classic_rules.h"
 #include "fusion/cost.h"
 #include "fusion/strategy.h"
 #include "test_graphs.h"
@@ -15,10 +19,15 @@ namespace {
 
 using Codes = std::set<std::string>;
 
-PlannerOptions preset(const char* strategy) {
+// The shared rule engine under a rule table: "seed" (all off), or the old "tvm", "xla" (xla-classic) and
+// "inductor" tables.
+PlannerOptions preset(const char* table) { return engine_options(table); }
+
+// A strategy with its preset rules, as the planner resolves it (for the compiler procedures).
+PlannerOptions strategy(const char* name) {
   PlannerOptions options;
-  options.strategy = strategy;
-  options.rules = *preset_rules(strategy);
+  options.strategy = name;
+  options.rules = *preset_rules(name);
   return options;
 }
 
@@ -547,14 +556,202 @@ TEST_SUITE("verifier: outputs and time") {
 }
 
 TEST_SUITE("verifier: the planner under every preset") {
-  TEST_CASE("every preset's plans of the graphs above pass the verifier") {
+  TEST_CASE("every preset's plans of the graphs above pass the verifier, and so do the old tables'") {
     const std::vector<std::string> graphs = {kShared,   kEpilogue, kPrologue, kReshape,
                                              kSiblings, kDiamond,  kMatmul};
-    for (const std::string& text : graphs)
-      for (std::string_view strategy : strategy_names()) {
-        CAPTURE(strategy);
-        const FusionGraph g = graph_from(text);
-        plan_checked(g, FusionPlanner().with_strategy(std::string(strategy)));
+    for (const std::string& text : graphs) {
+      const FusionGraph g = graph_from(text);
+      for (std::string_view name : strategy_names()) {
+        CAPTURE(name);
+        plan_checked(g, FusionPlanner().with_strategy(std::string(name)));
       }
+      for (const char* table : {"tvm", "inductor"}) {
+        CAPTURE(table);
+        plan_checked(g, engine(table));
+      }
+    }
+  }
+}
+
+TEST_SUITE("verifier: the tvm procedure (FuseOps)") {
+  TEST_CASE("a group ends in one root; a reduction takes no consumers; no copies") {
+    const FusionGraph diamond = graph_from(kDiamond);
+    CHECK(codes(diamond, strategy("tvm"), Hand{{{"x"}, {"a", "b", "c"}}}) == Codes{});
+    const FusionGraph siblings = graph_from(kSiblings);  // a and b both written: two roots
+    CHECK(codes(siblings, strategy("tvm"), Hand{{{"x"}, {"y"}, {"a", "b"}, {"c"}}}) == Codes{"disconnected"});
+    const FusionGraph epilogue = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input",      "shape": [8, 16], "dtype": "f32"},
+      {"name": "r", "kind": "reduce_sum", "inputs": ["x"], "shape": [8], "dtype": "f32"},
+      {"name": "e", "kind": "neg",        "inputs": ["r"], "shape": [8], "dtype": "f32"}]})");
+    const Hand fused{{{"x"}, {"r", "e"}}};
+    CHECK(codes(epilogue, strategy("tvm"), fused) == Codes{"multi_pass"});
+    CHECK(codes(epilogue, preset("tvm"), fused) == Codes{});  // the old table's reduction_epilogue allowed it
+    CHECK(codes(epilogue, strategy("tvm"), Hand{{{"x"}, {"r"}, {"e"}}, {{{"r", "e"}, EdgeReason::barrier_producer}}}) ==
+          Codes{});
+  }
+
+  TEST_CASE("a copy is refused under tvm and allowed under xla and inductor") {
+    const FusionGraph g = graph_from(kShared);
+    CHECK(codes(g, strategy("tvm"), kCopiesOnly).count("recompute") == 1);
+    CHECK(codes(g, strategy("xla"), kCopiesOnly) == Codes{});
+    CHECK(codes(g, strategy("inductor"), kCopiesOnly) == Codes{});
+  }
+
+  TEST_CASE("kOutEWiseFusable: reads from memory, takes elementwise and broadcast epilogues only") {
+    const FusionGraph g = graph_from(kEpilogue);
+    CHECK(codes(g, strategy("tvm"), Hand{{{"x"}, {"w"}, {"b"}, {"m", "y", "z"}}}) == Codes{});
+    const FusionGraph prologue = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input",  "shape": [8, 8], "dtype": "f32"},
+      {"name": "w", "kind": "input",  "shape": [8, 8], "dtype": "f32"},
+      {"name": "p", "kind": "relu",   "inputs": ["x"], "shape": [8, 8], "dtype": "f32"},
+      {"name": "m", "kind": "matmul", "inputs": ["p", "w"], "shape": [8, 8], "dtype": "f32"}]})");
+    CHECK(codes(prologue, strategy("tvm"), Hand{{{"x"}, {"w"}, {"p", "m"}}}) == Codes{"anchor"});
+    const FusionGraph transpose = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input",     "shape": [8, 8], "dtype": "f32"},
+      {"name": "w", "kind": "input",     "shape": [8, 8], "dtype": "f32"},
+      {"name": "m", "kind": "matmul",    "inputs": ["x", "w"], "shape": [8, 8], "dtype": "f32"},
+      {"name": "t", "kind": "transpose", "inputs": ["m"], "shape": [8, 8], "dtype": "f32"}]})");
+    CHECK(codes(transpose, strategy("tvm"), Hand{{{"x"}, {"w"}, {"m", "t"}}}) == Codes{"anchor"});
+  }
+
+  TEST_CASE("kOpaque ops stay alone, and max_depth bounds a group") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [8], "dtype": "f32"},
+      {"name": "a", "kind": "relu",  "inputs": ["x"], "shape": [8], "dtype": "f32"},
+      {"name": "s", "kind": "sort",  "inputs": ["a"], "shape": [8], "dtype": "f32"}]})");
+    CHECK(codes(g, strategy("tvm"), Hand{{{"x"}, {"a", "s"}}}) == Codes{"not_fusible"});
+    const FusionGraph diamond = graph_from(kDiamond);
+    PlannerOptions depth = strategy("tvm");
+    depth.rules.max_depth = 3;
+    CHECK(codes(diamond, depth, Hand{{{"x"}, {"a", "b", "c"}}}) == Codes{});
+    depth.rules.max_depth = 2;
+    CHECK(codes(diamond, depth, Hand{{{"x"}, {"a", "b", "c"}}}) == Codes{"limit"});
+  }
+
+  TEST_CASE("edge reasons: post_dominator and limit fit tvm, the other procedures' reasons do not") {
+    const FusionGraph g = graph_from(kDiamond);
+    const auto split = [](EdgeReason reason) {
+      return Hand{{{"x"}, {"a"}, {"b"}, {"c"}},
+                  {{{"a", "b"}, reason}, {{"a", "c"}, EdgeReason::post_dominator}, {{"b", "c"}, EdgeReason::post_dominator}}};
+    };
+    CHECK(codes(g, strategy("tvm"), split(EdgeReason::post_dominator)) == Codes{});
+    CHECK(codes(g, strategy("tvm"), split(EdgeReason::limit)) == Codes{});  // max_depth is set
+    CHECK(codes(g, strategy("tvm"), split(EdgeReason::consumers)) == Codes{"edges"});
+    CHECK(codes(g, strategy("tvm"), split(EdgeReason::range)) == Codes{"edges"});
+    CHECK(codes(g, strategy("tvm"), split(EdgeReason::output)) == Codes{"edges"});  // a is no graph output
+    CHECK(codes(g, strategy("tvm"), split(EdgeReason::multi_pass)) == Codes{"edges"});
+    CHECK(codes(g, preset("tvm"), split(EdgeReason::post_dominator)) == Codes{"edges"});  // not an engine reason
+  }
+}
+
+TEST_SUITE("verifier: the xla procedure (priority, multi-output, horizontal fusion)") {
+  TEST_CASE("no reduce into reduce; a reduction's epilogue is elementwise of its output size") {
+    const FusionGraph two = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input",      "shape": [8, 16], "dtype": "f32"},
+      {"name": "a", "kind": "reduce_sum", "inputs": ["x"], "shape": [8], "dtype": "f32"},
+      {"name": "b", "kind": "reduce_max", "inputs": ["a"], "shape": [1], "dtype": "f32"}]})");
+    CHECK(codes(two, strategy("xla"), Hand{{{"x"}, {"a", "b"}}}) == Codes{"anchor"});
+    const FusionGraph epilogue = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input",      "shape": [8, 16], "dtype": "f32"},
+      {"name": "r", "kind": "reduce_sum", "inputs": ["x"], "shape": [8], "dtype": "f32"},
+      {"name": "e", "kind": "neg",        "inputs": ["r"], "shape": [8], "dtype": "f32"}]})");
+    CHECK(codes(epilogue, strategy("xla"), Hand{{{"x"}, {"r", "e"}}}) == Codes{});
+    const FusionGraph larger = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input",      "shape": [8, 16], "dtype": "f32"},
+      {"name": "r", "kind": "reduce_sum", "inputs": ["x"], "shape": [8], "dtype": "f32"},
+      {"name": "e", "kind": "exp",        "inputs": ["r"], "shape": [2, 8], "dtype": "f32"}]})");
+    CHECK(codes(larger, strategy("xla"), Hand{{{"x"}, {"r", "e"}}}) == Codes{"multi_pass"});
+  }
+
+  TEST_CASE("library calls are kernels of their own, and only loop ops are duplicated") {
+    const FusionGraph g = graph_from(kEpilogue);
+    CHECK(codes(g, strategy("xla"), Hand{{{"x"}, {"w"}, {"b"}, {"m", "y", "z"}}}) == Codes{"not_fusible"});
+    const FusionGraph heavy = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input",      "shape": [8, 2], "dtype": "f32"},
+      {"name": "r", "kind": "reduce_sum", "inputs": ["x"], "shape": [8], "dtype": "f32"},
+      {"name": "e", "kind": "neg",        "inputs": ["r"], "shape": [8], "dtype": "f32"},
+      {"name": "f", "kind": "relu",       "inputs": ["r"], "shape": [8], "dtype": "f32"}]})");
+    CHECK(codes(heavy, strategy("xla"), Hand{{{"x"}, {"r", "e"}, {"r*", "f"}}}) == Codes{"recompute"});
+  }
+
+  TEST_CASE("duplication may move more bytes than unfused under xla and inductor, never under the engine") {
+    // p = where(x1, x2, x3) read by three consumers: each copy reads the three inputs again.
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x1", "kind": "input", "shape": [1024], "dtype": "f32"},
+      {"name": "x2", "kind": "input", "shape": [1024], "dtype": "f32"},
+      {"name": "x3", "kind": "input", "shape": [1024], "dtype": "f32"},
+      {"name": "p",  "kind": "where", "inputs": ["x1", "x2", "x3"], "shape": [1024], "dtype": "f32"},
+      {"name": "c1", "kind": "relu",  "inputs": ["p"], "shape": [1024], "dtype": "f32"},
+      {"name": "c2", "kind": "neg",   "inputs": ["p"], "shape": [1024], "dtype": "f32"},
+      {"name": "c3", "kind": "abs",   "inputs": ["p"], "shape": [1024], "dtype": "f32"}]})");
+    const Hand copies{{{"x1"}, {"x2"}, {"x3"}, {"p*", "c1"}, {"p*", "c2"}, {"p*", "c3"}}};
+    const FusionPlan plan = hand_plan(g, strategy("xla"), copies);
+    CHECK(plan.bytes_fused > plan.bytes_unfused);  // 61,440 against 53,248
+    CHECK(codes(g, strategy("xla"), copies) == Codes{});
+    CHECK(codes(g, strategy("inductor"), copies) == Codes{});
+    CHECK(codes(g, preset("xla"), copies) == Codes{"totals"});
+  }
+
+  TEST_CASE("edge reasons: consumers fits xla, post_dominator and range do not") {
+    const FusionGraph g = graph_from(kDiamond);
+    const auto split = [](EdgeReason reason) {
+      return Hand{{{"x"}, {"a"}, {"b", "c"}}, {{{"a", "b"}, reason}, {{"a", "c"}, reason}}};
+    };
+    CHECK(codes(g, strategy("xla"), split(EdgeReason::consumers)) == Codes{});
+    CHECK(codes(g, strategy("xla"), split(EdgeReason::post_dominator)) == Codes{"edges"});
+    CHECK(codes(g, strategy("xla"), split(EdgeReason::range)) == Codes{"edges"});
+    CHECK(codes(g, strategy("xla"), split(EdgeReason::output)) == Codes{"edges"});
+  }
+}
+
+TEST_SUITE("verifier: the inductor procedure (scheduler)") {
+  TEST_CASE("reductions in one kernel share one iteration range") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x",  "kind": "input",      "shape": [8, 16], "dtype": "f32"},
+      {"name": "r1", "kind": "reduce_sum", "inputs": ["x"], "shape": [8], "dtype": "f32"},
+      {"name": "r2", "kind": "reduce_max", "inputs": ["x"], "shape": [8], "dtype": "f32"},
+      {"name": "r3", "kind": "reduce_sum", "inputs": ["x"], "shape": [1], "dtype": "f32"}]})");
+    CHECK(codes(g, strategy("inductor"), Hand{{{"x"}, {"r1", "r2"}, {"r3"}}}) == Codes{});
+    CHECK(codes(g, strategy("inductor"), Hand{{{"x"}, {"r1", "r3"}, {"r2"}}}) == Codes{"range"});
+  }
+
+  TEST_CASE("an extern matmul is a kernel of its own unless the epilogue rule makes it a template") {
+    const FusionGraph g = graph_from(kEpilogue);
+    const Hand fused{{{"x"}, {"w"}, {"b"}, {"m", "y", "z"}}};
+    CHECK(codes(g, strategy("inductor"), fused) == Codes{"not_fusible"});
+    PlannerOptions templates = strategy("inductor");
+    templates.rules.epilogue = true;
+    CHECK(codes(g, templates, fused) == Codes{});
+    const FusionGraph two = graph_from(R"({"ops": [
+      {"name": "x",  "kind": "input",  "shape": [8, 8], "dtype": "f32"},
+      {"name": "w",  "kind": "input",  "shape": [8, 8], "dtype": "f32"},
+      {"name": "m1", "kind": "matmul", "inputs": ["x", "w"], "shape": [8, 8], "dtype": "f32"},
+      {"name": "m2", "kind": "matmul", "inputs": ["w", "x"], "shape": [8, 8], "dtype": "f32"},
+      {"name": "a",  "kind": "add",    "inputs": ["m1", "m2"], "shape": [8, 8], "dtype": "f32"}]})");
+    CHECK(codes(two, templates, Hand{{{"x"}, {"w"}, {"m1", "m2", "a"}}}).count("anchor") == 1);
+  }
+
+  TEST_CASE("only pointwise ops are inlined (copied), and max_group_ops counts nodes, not inlined ops") {
+    const FusionGraph heavy = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input",      "shape": [8, 16], "dtype": "f32"},
+      {"name": "r", "kind": "reduce_sum", "inputs": ["x"], "shape": [8], "dtype": "f32"},
+      {"name": "e", "kind": "neg",        "inputs": ["r"], "shape": [8], "dtype": "f32"},
+      {"name": "f", "kind": "relu",       "inputs": ["r"], "shape": [8], "dtype": "f32"}]})");
+    CHECK(codes(heavy, strategy("inductor"), Hand{{{"x"}, {"r", "e"}, {"r*", "f"}}}) == Codes{"recompute"});
+    const FusionGraph diamond = graph_from(kDiamond);
+    PlannerOptions small = strategy("inductor");
+    small.rules.max_group_ops = 2;
+    CHECK(codes(diamond, small, Hand{{{"x"}, {"a", "b", "c"}}}) == Codes{});  // one node, a and b inlined
+  }
+
+  TEST_CASE("edge reasons: range fits inductor, post_dominator and consumers do not") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input",      "shape": [64, 128], "dtype": "f32"},
+      {"name": "r", "kind": "reduce_sum", "inputs": ["x"], "shape": [64], "dtype": "f32"},
+      {"name": "b", "kind": "broadcast",  "inputs": ["r"], "shape": [32, 64], "dtype": "f32"}]})");
+    const auto split = [](EdgeReason reason) { return Hand{{{"x"}, {"r"}, {"b"}}, {{{"r", "b"}, reason}}}; };
+    CHECK(codes(g, strategy("inductor"), split(EdgeReason::range)) == Codes{});
+    CHECK(codes(g, strategy("inductor"), split(EdgeReason::post_dominator)) == Codes{"edges"});
+    CHECK(codes(g, strategy("inductor"), split(EdgeReason::consumers)) == Codes{"edges"});
   }
 }

@@ -52,6 +52,7 @@ test("a collapsed group is one node with the plan's bytes, and its inner edges v
   assert.deepEqual([g.bytesRead, g.bytesWritten], [pg.bytes_read, pg.bytes_written]);
   assert.match(g.label, new RegExp(`kernel ${ab} · 2 ops`));
   assert.equal(g.sub, 'a … b');
+  assert.equal(g.rule, pg.rule ?? '', "the plan's rule for the group, as given");
   assert.deepEqual(
     out.nodes.map((n) => n.id),
     ['op0', 'op1', `g${ab}`, 'op4', 'op5', 'op6'],
@@ -70,6 +71,17 @@ test("a collapsed group is one node with the plan's bytes, and its inner edges v
     out.edges.filter((e) => e.source === `g${ab}`).map((e) => e.target),
     ['op4'],
   );
+});
+
+test('a collapsed group keeps the rule that formed it, as the planner words it', () => {
+  const plan = fusion.plan(JSON.stringify(GRAPH), { ...OPTIONS, strategy: 'tvm' });
+  assert.equal(plan.ok, true);
+  const ab = plan.op_group[2];
+  const pg = plan.groups.find((x) => x.id === ab);
+  assert.match(pg.rule, /\S/, 'TVM names the rule that fused a and b (precondition)');
+  const out = collapseViewModel(buildViewModel(GRAPH, plan), plan, () => false);
+  assert.equal(out.nodes.find((n) => n.id === `g${ab}`).rule, pg.rule);
+  assert.equal(out.nodes.find((n) => n.id === `g${ab}`).sub, pg.label || 'a … b', 'the drawn box keeps its short text');
 });
 
 test('parallel edges into a collapsed group merge and count what they stand for', () => {

@@ -149,7 +149,14 @@ test('strategy and hardware are undoable options; picking the default leaves the
     'the same choice again',
   );
   assert.throws(() => run([{ type: 'set-option', key: 'strategy', value: 'Not A Name' }], s), /unknown option/);
+  assert.throws(() => run([{ type: 'set-option', key: 'strategy', value: '-xla' }], s), /unknown option/);
   assert.throws(() => run([{ type: 'set-option', key: 'colour', value: 'red' }], s), /unknown option/);
+  // A core strategy name with a hyphen (xla-classic) is a name like any other.
+  assert.deepEqual(run([{ type: 'set-option', key: 'strategy', value: 'xla-classic' }], s).options, {
+    ...OPTS,
+    strategy: 'xla-classic',
+    hardware: 'h100',
+  });
 });
 
 test('the compare pair is a view choice: not undone, restored from a link, and bad pairs are bugs', () => {

@@ -126,3 +126,26 @@ test("whether a group runs a kernel is the planner's word, not a guess from the 
     [true, false, false],
   );
 });
+
+test('rows carry the rule that formed each group, as the planner words it', async () => {
+  const ruled = {
+    ...plan,
+    groups: plan.groups.map((g) =>
+      g.id === 1 ? { ...g, rule: 'reduction fusion; multi-output fusion of 2 siblings' } : g,
+    ),
+  };
+  assert.deepEqual(
+    groupRows(graph, ruled).map((r) => r.rule),
+    ['', 'reduction fusion; multi-output fusion of 2 siblings', ''],
+  );
+  const { loadFusion } = await import('../../wasm/fusion.mjs');
+  const fusion = await loadFusion();
+  for (const strategy of fusion.catalog().strategies.map((s) => s.name)) {
+    const planned = fusion.plan(graph, { strategy });
+    assert.deepEqual(
+      groupRows(graph, planned).map((r) => r.rule),
+      planned.groups.map((g) => g.rule ?? ''),
+      strategy,
+    );
+  }
+});

@@ -54,9 +54,10 @@ test('the planner module’s catalog gives every strategy and device, the defaul
   assert.ok(c.strategies.some((e) => e.name === DEFAULT_CHOICES.strategy));
   assert.ok(c.hardware.some((e) => e.name === DEFAULT_CHOICES.hardware));
   assert.ok(
-    c.strategies.every((e) => e.label !== e.name),
-    'each strategy has words of its own',
+    c.strategies.every((e) => e.label !== e.name && e.blurb.length > 20),
+    'each strategy has words of its own: a label and a blurb',
   );
+  assert.equal(new Set(c.strategies.map((e) => e.label)).size, c.strategies.length, 'no two share a label');
   assert.ok(
     c.hardware.every((e) => /NVIDIA/.test(e.blurb)),
     'devices are described by the planner',

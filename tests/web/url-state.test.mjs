@@ -99,6 +99,16 @@ test('strategy, hardware and the compare pair ride on a readable example link', 
   const { text, ...linked } = state;
   assert.deepEqual(decodeState(hash), { kind: 'state', state: linked });
   assert.deepEqual(decodeState('#example=diamond&strategy=xla').state.options, { ...DEFAULT_OPTIONS, strategy: 'xla' });
+  const classic = {
+    example: 'diamond',
+    options: { ...DEFAULT_OPTIONS, strategy: 'xla-classic' },
+    compare: ['xla', 'xla-classic'],
+  };
+  assert.equal(
+    encodeState({ ...classic, text: 'T' }, 'T'),
+    'example=diamond&strategy=xla-classic&compare=xla,xla-classic',
+  );
+  assert.deepEqual(decodeState(encodeState({ ...classic, text: 'T' }, 'T')), { kind: 'state', state: classic });
 });
 
 test('the default strategy and hardware are not written into a link', () => {
@@ -138,6 +148,7 @@ test('golden links with a strategy keep opening the same state', () => {
 test('ill-formed strategy, hardware and compare settings make a damaged link, not an exception', () => {
   for (const hash of [
     '#example=diamond&strategy=XLA',
+    '#example=diamond&strategy=-xla',
     '#example=diamond&hardware=',
     '#example=diamond&compare=xla',
     '#example=diamond&colour=red',

@@ -130,3 +130,44 @@ test('clusters carry the planner’s pattern label; an op recomputed elsewhere l
   assert.equal(e13.color, vm.groups[2].color, 'a fused edge takes its consumer’s colour');
   assert.notEqual(vm.groups[2].color, vm.groups[1].color);
 });
+
+test('clusters carry the rule that formed them as the planner words it; none is an empty string', () => {
+  const ruled = {
+    ...plan,
+    groups: plan.groups.map((g) => (g.id === 1 ? { ...g, label: 'silu', rule: 'loop fusion of 2 ops' } : g)),
+  };
+  assert.deepEqual(
+    buildViewModel(graph, ruled).groups.map((g) => [g.label, g.rule]),
+    [
+      ['', ''],
+      ['silu', 'loop fusion of 2 ops'],
+      ['', ''],
+    ],
+  );
+});
+
+test('a real plan’s rules reach the clusters unchanged (Inductor on softmax)', async () => {
+  const { loadFusion } = await import('../../wasm/fusion.mjs');
+  const op = (name, kind, inputs, shape) => ({ name, kind, ...(inputs.length ? { inputs } : {}), shape, dtype: 'f16' });
+  const softmax = {
+    ops: [
+      op('x', 'input', [], [256, 512]),
+      op('m', 'reduce_max', ['x'], [256, 1]),
+      op('d', 'sub', ['x', 'm'], [256, 512]),
+      op('e', 'exp', ['d'], [256, 512]),
+      op('s', 'reduce_sum', ['e'], [256, 1]),
+      op('y', 'div', ['e', 's'], [256, 512]),
+    ],
+  };
+  const planned = (await loadFusion()).plan(softmax, { strategy: 'inductor' });
+  assert.equal(planned.ok, true);
+  const vm = buildViewModel(softmax, planned);
+  assert.deepEqual(
+    vm.groups.map((g) => g.rule),
+    planned.groups.map((g) => g.rule),
+  );
+  assert.ok(
+    vm.groups.some((g) => g.multi && g.rule.length > 0),
+    'the fused softmax names the rule that formed it (precondition)',
+  );
+});

@@ -19,7 +19,11 @@ test('every reason code of the planner has its own plain-words explanation', () 
     'limit',
     'unprofitable',
     'region',
-  ]; // docs/design.md §7
+    'post_dominator',
+    'output',
+    'consumers',
+    'range',
+  ]; // docs/design.md §7, docs/strategies.md (the compiler procedures' reasons)
   assert.deepEqual([...REASON_CODES].sort(), [...codes].sort());
   for (const code of codes) {
     const words = explainReason({ fused: false, reason: code }, { producer: 'P', consumer: 'C' });
@@ -80,7 +84,20 @@ test('the Markdown table lists every group with the planner’s numbers', () => 
 test('reasons that follow from the op kinds are plain; a rule’s block is drawn as blocked', () => {
   assert.deepEqual(['source', 'barrier_producer', 'barrier_consumer'].map(isBlocked), [false, false, false]);
   assert.deepEqual(
-    ['shape', 'cycle', 'anchor', 'layout', 'multi_pass', 'limit', 'unprofitable', 'region'].every(isBlocked),
+    [
+      'shape',
+      'cycle',
+      'anchor',
+      'layout',
+      'multi_pass',
+      'limit',
+      'unprofitable',
+      'region',
+      'post_dominator',
+      'output',
+      'consumers',
+      'range',
+    ].every(isBlocked),
     true,
   );
   assert.equal(isBlocked(undefined), false);
@@ -98,4 +115,64 @@ test('estimated times are shown in µs, ms or s with three significant digits', 
   assert.equal(formatTime(4567), '4.57 ms');
   assert.equal(formatTime(1.2e6), '1.20 s');
   assert.equal(formatTime(undefined), '–');
+});
+
+test('the compiler procedures’ reasons say what the compiler does, on the plans that give them', async () => {
+  const { loadFusion } = await import('../../wasm/fusion.mjs');
+  const fusion = await loadFusion();
+  const op = (name, kind, inputs, shape, extra = {}) => ({
+    name,
+    kind,
+    ...(inputs.length ? { inputs } : {}),
+    shape,
+    dtype: 'f16',
+    ...extra,
+  });
+  const x = op('x', 'input', [], [64, 64]);
+  // Each reason, a graph and strategy that give it, and what its words must say.
+  const cases = [
+    // e's two consumers never meet again: e has no post-dominator to fuse into.
+    [
+      'post_dominator',
+      'tvm',
+      [
+        x,
+        op('e', 'neg', ['x'], [64, 64]),
+        op('a', 'reduce_sum', ['e'], [64, 1]),
+        op('m', 'reduce_max', ['e'], [64, 1]),
+      ],
+      /post-dominator/,
+    ],
+    [
+      'output',
+      'tvm',
+      [x, op('e', 'exp', ['x'], [64, 64], { output: true }), op('a', 'neg', ['e'], [64, 64])],
+      /graph output/,
+    ],
+    // softmax: the max's consumer d also feeds the sum's kernel and the division's, so m cannot go into all of them.
+    [
+      'consumers',
+      'xla',
+      [
+        x,
+        op('m', 'reduce_max', ['x'], [64, 1]),
+        op('d', 'sub', ['x', 'm'], [64, 64]),
+        op('e', 'exp', ['d'], [64, 64]),
+        op('s', 'reduce_sum', ['e'], [64, 1]),
+        op('y', 'div', ['e', 's'], [64, 64]),
+      ],
+      /all of its consumers/,
+    ],
+    ['range', 'inductor', [x, op('s', 'reduce_sum', ['x'], [64, 1]), op('t', 'reduce_sum', ['s'], [1, 1])], /ranges/],
+  ];
+  for (const [reason, strategy, ops, says] of cases) {
+    const plan = fusion.plan({ ops }, { strategy });
+    const edge = plan.edges.find((e) => e.reason === reason);
+    assert.ok(edge, `${strategy} gives ${reason} on its graph (precondition)`);
+    const [p, c] = [ops[edge.producer].name, ops[edge.consumer].name];
+    const words = explainReason(edge, { producer: `«${p}»`, consumer: `«${c}»` });
+    assert.match(words, says, reason);
+    assert.ok(words.includes(`«${p}»`) && words.includes(`«${c}»`), `${reason} names both ops: ${words}`);
+    assert.equal(isBlocked(reason), true, `${reason} is a rule's block`);
+  }
 });

@@ -38,8 +38,9 @@ Expected<FusionPlan> read_plan_json(std::string_view text);
 std::optional<std::int64_t> dtype_size(std::string_view dtype);
 
 std::string write_plan_json(const FusionPlan& plan);
-// A rule table as JSON, as it appears under "options"/"rules" in a plan (docs/strategies.md).
-std::string write_rules_json(const StrategyRules& rules);
+// A rule table as JSON, as it appears under "options"/"rules" in a plan: the rules the strategy accepts
+// (docs/strategies.md).
+std::string write_rules_json(const StrategyRules& rules, std::string_view strategy);
 std::string write_errors_json(const std::vector<Error>& errors);
 std::string write_violations_json(const std::vector<Violation>& violations);
 

@@ -32,6 +32,11 @@ enum class EdgeReason {
   limit,             // the merged group would exceed max_group_ops, max_group_operands or max_live_values
   unprofitable,      // the time model says the merge or recomputation is slower
   region,            // the ops run in different control-flow regions
+  // Reasons of the compiler procedures (docs/strategies.md, "Presets").
+  post_dominator,    // tvm: the consumer is not on a fusible path to the producer's immediate post-dominator
+  output,            // tvm, xla: the producer is a graph output, written by its own kernel
+  consumers,         // xla: the producer fuses into all its consumers or none, and one of them cannot take it
+  range,             // inductor: the two nodes' iteration ranges (numel, rnumel) are not compatible
 };
 
 const char* to_string(EdgeReason reason);
@@ -53,6 +58,7 @@ struct FusionGroup {
   std::uint64_t bytes_written = 0;
   std::vector<OpId> recomputed;  // members owned by another group (or by none) and recomputed here, ascending
   std::string label;             // pattern label (docs/strategies.md), empty when none
+  std::string rule;              // the compiler behaviour that formed it (docs/strategies.md), empty when none
   bool kernel = false;           // runs as a kernel: some member has inputs (a group of sources only does not)
   std::uint64_t flops = 0;
   double time_us = 0.0;          // 0 for a group of sources
@@ -62,6 +68,9 @@ struct FusionGroup {
 };
 
 enum class Recompute { none, cheap, all };
+
+// The passes of the `xla` preset's pipeline, in pipeline order (a bit set in StrategyRules::passes).
+enum XlaPass : std::uint8_t { xla_priority = 1, xla_multi_output = 2, xla_horizontal = 4 };
 
 // The rule table of docs/strategies.md. A strategy preset fills it; options may override any rule.
 struct StrategyRules {
@@ -77,6 +86,10 @@ struct StrategyRules {
   std::int64_t max_group_operands = 0;
   std::int64_t max_live_values = 0;
   bool refuse_unprofitable = false;
+  // Rules of the compiler procedures (docs/strategies.md, "Presets").
+  std::uint8_t passes = 0;                   // xla: XlaPass bits
+  std::int64_t max_depth = 0;                // tvm: most ops one fusion step may produce (FuseOps max_depth)
+  std::int64_t max_pointwise_cat_inputs = 0; // inductor: a concat with more inputs is a copy kernel of its own
 
   bool operator==(const StrategyRules&) const = default;
 };
@@ -89,7 +102,7 @@ inline bool is_recomputed(const FusionGroup& group, OpId op) {
 struct PlannerOptions {
   bool broadcast = true;          // merged edges need broadcast-compatible (else equal) shapes
   bool resident_sources = false;  // sources cost nothing (their consumers' reads still count)
-  std::string strategy = "seed";  // the preset: "seed" (docs/design.md §5-§6), "xla", "tvm", "inductor"
+  std::string strategy = "seed";  // "seed" (docs/design.md §5-§6), "xla", "xla-classic", "tvm", "inductor"
   std::string hardware = "a100";  // the time model's device profile (fusion/hardware.h)
   StrategyRules rules;            // resolved: the preset's rules with the caller's overrides applied
 };

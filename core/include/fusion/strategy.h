@@ -1,9 +1,10 @@
 // fusion/strategy.h — the strategy presets of docs/strategies.md and the rule vocabulary.
 //
-// A strategy is a name for a StrategyRules table: `seed` (all rules off: docs/design.md §5-§6), `xla`,
-// `tvm` and `inductor` (each mirroring what that compiler's fusion pass publishes; docs/strategies.md cites
-// the sources). Options may override single rules by name; `apply_rule` parses one override and says what
-// is wrong with it. Also the kind sets the rules speak of (heavy ops, movement kinds, expensive kinds).
+// A strategy names a decision procedure and its rule table. `seed` (all rules off: docs/design.md §5-§6)
+// and `xla-classic` run the shared rule engine (core/src/detail/strategy_grouping.h); `tvm`, `xla` and
+// `inductor` each run their compiler's own procedure (core/src/presets/). Each strategy accepts only the
+// rules that mean something to its procedure (`strategy_rule_names`); options may override those one by
+// one. Also the kind sets the rules speak of (heavy ops, movement kinds, expensive kinds).
 // Shown by tests/core/strategies.test.cpp and tests/core/peers.test.cpp.
 #pragma once
 
@@ -20,11 +21,24 @@ namespace fusion {
 // The rules of a preset, or nullopt for an unknown name.
 std::optional<StrategyRules> preset_rules(std::string_view strategy);
 
-// "seed", "xla", "tvm", "inductor", in that order.
+// "seed", "xla", "xla-classic", "tvm", "inductor", in that order.
 std::span<const std::string_view> strategy_names();
 
-// The rule names of docs/strategies.md, in table order.
+// Which decision procedure a strategy runs (`rules`: the shared rule engine; `seed` with every rule off is
+// the strict planner of docs/design.md §6). Unknown names give `rules`.
+enum class Procedure { rules, tvm, xla, inductor };
+Procedure procedure_of(std::string_view strategy);
+
+// Every rule name of docs/strategies.md, in table order.
 std::span<const std::string_view> rule_names();
+// The rules a strategy accepts (all the shared engine's rules for seed and xla-classic). Empty for an
+// unknown strategy.
+std::span<const std::string_view> strategy_rule_names(std::string_view strategy);
+// The first rule a strategy does not accept whose value differs from the preset's, or empty when none.
+std::string_view inapplicable_rule(std::string_view strategy, const StrategyRules& rules);
+// The XLA pass names ("priority", "multi_output", "horizontal"), in pipeline order, and their bits.
+std::span<const std::string_view> xla_pass_names();
+std::uint8_t xla_pass_bit(std::string_view name);  // 0 for an unknown name
 
 // Kinds of the `movement` rule (reshape, broadcast, slice, concat, transpose, gather, pad).
 bool is_movement_kind(OpKind kind);

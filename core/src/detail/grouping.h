@@ -30,6 +30,7 @@
 // checked by the verifier).
 #pragma once
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,7 @@ struct Grouping {
                                      // op that exists only as recomputed copies
   std::vector<EdgeReason> reasons;   // per distinct edge, in plan edge order (consumer id, then input)
   std::vector<std::pair<OpId, OpId>> copies;  // (op, representative of a group that recomputes it)
+  std::vector<std::pair<OpId, std::string>> rules;  // (representative, the behaviour that formed its group)
 };
 
 Grouping form_groups(const FusionGraph& graph, const Producers& producers, const Consumers& consumers,

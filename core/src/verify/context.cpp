@@ -8,7 +8,7 @@
 namespace fusion::verifier {
 
 Context::Context(const FusionGraph& graph, const PlannerOptions& opts, const FusionPlan& p)
-    : g(graph), options(opts), rules(opts.rules), plan(p) {}
+    : g(graph), options(opts), rules(opts.rules), procedure(procedure_of(opts.strategy)), plan(p) {}
 
 void Context::fail(const char* code, std::string message, std::optional<std::int64_t> group,
                    std::optional<std::int64_t> op) {

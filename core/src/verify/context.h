@@ -15,6 +15,7 @@
 
 #include "fusion/graph.h"
 #include "fusion/plan.h"
+#include "fusion/strategy.h"
 #include "fusion/verify.h"
 
 namespace fusion::verifier {
@@ -39,6 +40,7 @@ struct Context {
   const FusionGraph& g;
   const PlannerOptions& options;
   const StrategyRules& rules;
+  const Procedure procedure;  // the strategy's decision procedure (fusion/strategy.h)
   const FusionPlan& plan;
   std::vector<Violation> out;
 
@@ -91,5 +93,10 @@ void check_acyclic(Context& c);      // traffic.cpp
 void check_bytes(Context& c);        // traffic.cpp: inputs, outputs, bytes, totals, kernel counts
 void check_time(Context& c);         // time.cpp: flops and the roofline time
 void check_edges(Context& c);        // edges.cpp: the edge list and each reason
+// procedures.cpp: the compiler procedures' own group checks (run by check_group_kinds for them), why a copy
+// of x is not allowed (nullptr when it is), and the reasons an unfused edge may carry (a bit per reason).
+void check_procedure_groups(Context& c);
+const char* procedure_copy_refusal(const Context& c, OpId x);
+std::uint32_t procedure_reasons(const Context& c, OpId producer, OpId consumer);
 
 }  // namespace fusion::verifier

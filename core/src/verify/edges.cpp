@@ -153,6 +153,10 @@ std::string edge_text(const EdgeDecision& e) {
 
 void check_edges(Context& c) {
   const ReasonJudge judge(c);
+  const auto allowed = [&](const EdgeDecision& e) {
+    return c.procedure == Procedure::rules ? judge.allowed(e.producer, e.consumer)
+                                           : procedure_reasons(c, e.producer, e.consumer);
+  };
   std::vector<int> listed(c.edges.size(), 0);  // per distinct edge, in c.edges order
   std::size_t distinct = 0;
   for (const EdgeDecision& e : c.plan.edges) {
@@ -174,7 +178,7 @@ void check_edges(Context& c) {
       c.fail("edges",
              edge_text(e) + (e.fused ? " is fused yet has a reason" : " is not fused and has no reason"), {},
              e.consumer);
-    else if (!e.fused && !(judge.allowed(e.producer, e.consumer) & bit(e.reason)))
+    else if (!e.fused && !(allowed(e) & bit(e.reason)))
       c.fail("edges",
              edge_text(e) + " has reason '" + to_string(e.reason) + "', which does not fit the graph", {},
              e.consumer);

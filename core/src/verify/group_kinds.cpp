@@ -178,6 +178,11 @@ void check_reduction(Context& c, const FusionGroup& group, std::size_t r,
 }  // namespace
 
 void check_group_kinds(Context& c) {
+  if (c.procedure != Procedure::rules) {
+    for (const FusionGroup& group : c.plan.groups)
+      if (group.ops.size() > 1) check_regions(c, group);
+    return check_procedure_groups(c);
+  }
   for (const FusionGroup& group : c.plan.groups) {
     if (group.ops.size() < 2) continue;
     const std::vector<InnerEdge> edges = inner_edges(c, group);

@@ -118,7 +118,8 @@ void check_recompute(Context& c) {
   for (const FusionGroup& group : c.plan.groups)
     for (OpId x : group.recomputed) {
       const std::string what = "group " + std::to_string(group.id) + " recomputes " + op_text(c.g, x);
-      if (const char* why = copy_forbidden(c.g.op(x), c.rules))
+      const char* why = c.procedure == Procedure::rules ? copy_forbidden(c.g.op(x), c.rules) : procedure_copy_refusal(c, x);
+      if (why)
         c.fail("recompute", what + ", but " + why, group.id, x);
       const std::vector<OpId>& readers = c.readers[static_cast<std::size_t>(x)];
       if (std::none_of(readers.begin(), readers.end(), [&](OpId r) { return c.holds(group.id, r); }))

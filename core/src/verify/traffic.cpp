@@ -186,7 +186,8 @@ void check_bytes(Context& c) {
   if (p.bytes_fused != fused)
     c.fail("totals", "bytes_fused is " + std::to_string(p.bytes_fused) + "; the groups add up to " +
                          std::to_string(fused));
-  if (fused > unfused)
+  const bool may_duplicate = c.procedure == Procedure::xla || c.procedure == Procedure::inductor;
+  if (fused > unfused && !may_duplicate)  // xla and inductor recompute producers in several kernels, as they do
     c.fail("totals",
            "fused bytes " + std::to_string(fused) + " exceed unfused bytes " + std::to_string(unfused));
   const double speedup = fused == 0 ? 1.0 : static_cast<double>(unfused) / static_cast<double>(fused);

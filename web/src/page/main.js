@@ -61,6 +61,7 @@ const graphView = createGraphView($('graph'), {
   onSelect: select,
   onConnect: (producer, consumer) => tools.connect(producer, consumer),
   onHoverEdge: (edge) => statusLine.showEdge(store.getState(), edge),
+  onHoverGroup: (group) => statusLine.showGroup(store.getState(), group),
   onToggleGroup: (group) => largeGraph.toggle(group),
 });
 graphView.setEditable(editable);

@@ -18,15 +18,19 @@ const WORDS = {
     ],
     xla: [
       'XLA-style',
-      'Loop and sibling (multi-output) fusion, reduction inputs, cheap recomputation; no matmul epilogues.',
+      'Priority fusion: a producer fuses into all its consumers (a copy in each) or none; then multi-output and horizontal loop fusion.',
+    ],
+    'xla-classic': [
+      'XLA-style (classic)',
+      "XLA's older instruction fusion rules: loop and input fusion, cheap recomputation, sibling and horizontal fusion; no matmul epilogues.",
     ],
     tvm: [
       'TVM-style',
-      'Anchor + epilogue: elementwise consumers fuse into matmul, conv and reductions; no sibling fusion.',
+      'Relay FuseOps: an op fuses into its post-dominator when every op on the paths between them has a pattern that may join.',
     ],
     inductor: [
       'Inductor-style',
-      'Epilogues, reductions and sibling fusion, up to 64 ops per kernel, cheap recomputation.',
+      'The scheduler: inlines cheap pointwise ops, fuses nodes of compatible iteration ranges (several reductions per kernel) and pointwise cat.',
     ],
   },
   hardware: { h100: ['H100'], a100: ['A100'], rtx4090: ['RTX 4090'] },

@@ -3,12 +3,13 @@
 // Contract (pure, no DOM; which groups are open is the state's, web/src/state/expansion.js):
 //   countCollapsed(plan, expanded, opCount) → {multi, closed}: multi-op groups, and how many of them are closed.
 //   collapseViewModel(vm, plan, open(k)) → a view model of the same shape (view-model.js) where every
-//   multi-op group with open(k) false is one node {id:'g<k>', collapsed:true, group:k, ops, label, sub,
-//   color, bytesRead, bytesWritten} (sub: the planner's pattern label, else "first … last" op; bytes are the
-//   plan's group bytes_read/bytes_written, as given); its member ops and inner edges are gone, and edges to
-//   or from its members are merged into one edge per pair of drawn nodes ({…, count}: how many plan edges it
-//   stands for; id and producer/consumer of the first; the reason shown is a blocking one when any is). vm.nodeOf[i] is the id of the drawn node holding
-//   op i (a recomputed copy stays with its owner). Open groups are left as they are.
+//   multi-op group with open(k) false is one node {id:'g<k>', collapsed:true, group:k, ops, label, sub, rule,
+//   color, bytesRead, bytesWritten} (sub: the planner's pattern label, else "first … last" op; rule: the
+//   group's rule as the view model has it; bytes are the plan's group bytes_read/bytes_written, as given); its
+//   member ops and inner edges are gone, and edges to or from its members are merged into one edge per pair of
+//   drawn nodes ({…, count}: how many plan edges it stands for; id and producer/consumer of the first; the reason
+//   shown is a blocking one when any is). vm.nodeOf[i] is the id of the drawn node holding op i (a recomputed
+//   copy stays with its owner). Open groups are left as they are.
 //   drawnViewModel(graph, plan, expanded) → buildViewModel, then collapseViewModel by the expansion state; past
 //   MAX_DRAWN boxes (countDrawn) an empty view model with tooMany: the box count (the page says so instead).
 //   Linear in ops + edges. Not here: layout, drawing, any byte arithmetic. Shown by tests/web/collapse.test.mjs.
@@ -45,6 +46,7 @@ function groupNode(vm, g, planGroup) {
     color: g.color,
     label: `▸ kernel ${g.group} · ${g.ops.length} ops`,
     sub: g.label || spanLabel(vm, g.ops),
+    rule: g.rule ?? '',
     bytesRead: planGroup?.bytes_read ?? null,
     bytesWritten: planGroup?.bytes_written ?? null,
     output: true,

@@ -29,6 +29,13 @@ const WORDS = {
     `The time model says fusing ${p} into ${c}'s kernel (or recomputing it there) would be slower than keeping them apart.`,
   region: (p, c) =>
     `${p} and ${c} run in different control-flow regions (branches), and a kernel never spans two regions.`,
+  post_dominator: (p, c) =>
+    `${p} fuses only into its immediate post-dominator (the first op every path from it reaches), and only when every op on the way may join; ${c} is not on such a path, so ${p} is written to memory.`,
+  output: (p, c) => `${p} is a graph output: this strategy writes it in its own kernel and does not fuse it into ${c}.`,
+  consumers: (p, c) =>
+    `${p} fuses into all of its consumers (a copy in each) or into none, and one of them cannot take it, so it does not fuse into ${c} either.`,
+  range: (p, c) =>
+    `${p} and ${c} iterate over incompatible ranges (element and reduction counts), so they cannot share one loop nest.`,
 };
 
 const SHORT = {
@@ -43,6 +50,10 @@ const SHORT = {
   limit: 'limit',
   unprofitable: 'unprofitable',
   region: 'region',
+  post_dominator: 'post-dom',
+  output: 'output',
+  consumers: 'consumers',
+  range: 'range',
 };
 
 // Reasons that follow from the op kinds alone (drawn as plain dashed edges); every other one is a rule's block.

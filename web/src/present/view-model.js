@@ -2,8 +2,9 @@
 //
 // Contract: buildViewModel(graph, plan) with plan.ok === true → {nodes, groups, edges}:
 //   nodes:  {id:'op<i>', op:i, label, kind, category, group, output, shape, dtype, parent, bytes, heat, copies}
-//   groups: {id:'g<k>', group:k, ops, multi, color, label}   (multi: more than one op → drawn as a cluster;
-//           label: the planner's pattern label, '' when none)
+//   groups: {id:'g<k>', group:k, ops, multi, color, label, rule}   (multi: more than one op → drawn as a
+//           cluster; label: the planner's pattern label, rule: the compiler behaviour that formed the group,
+//           both as the plan gives them, '' when none)
 //   edges:  {id, source, target, producer, consumer, fused, reason, detail, color}
 // copies: the ids of the groups that hold op i besides its own (recomputed copies), [] for most ops. A fused
 // edge takes the colour of the consumer's group (its producer may be a recomputed copy drawn elsewhere).
@@ -43,6 +44,7 @@ export function buildViewModel(graph, plan) {
       multi,
       color: multi ? GROUP_COLORS[multiCount++ % GROUP_COLORS.length] : null,
       label: g.label ?? '',
+      rule: g.rule ?? '',
     };
   });
   const groupById = new Map(groups.map((g) => [g.group, g]));

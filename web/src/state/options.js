@@ -3,7 +3,8 @@
 // Contract (pure, no DOM): DEFAULT_OPTIONS are the two switches every state carries ({broadcast,
 // resident_sources}); DEFAULT_CHOICES are the planner's defaults for the named choices ({strategy, hardware}:
 // what an option left out means; a state names a choice only when it differs). isChoiceName(v) → true for a
-// string of the form of a strategy or hardware name (lower-case letters, digits, '_'; 1–32 characters);
+// string of the form of a strategy or hardware name (lower-case letters, digits, '_' and, not first, '-', as in
+// 'xla-classic'; 1–32 characters);
 // whether such a strategy or device exists is the planner's call. isChoicePair(v) → true for [A, B], two
 // choice names (the compare view's strategies). The reducer (events.js), drafts, share links (share/) and the
 // custom element (element/) read these; nothing here imports from them. The default values are the core's
@@ -15,5 +16,5 @@ const { broadcast, resident_sources: residentSources, strategy, hardware } = cat
 export const DEFAULT_OPTIONS = Object.freeze({ broadcast, resident_sources: residentSources });
 export const DEFAULT_CHOICES = Object.freeze({ strategy, hardware });
 
-export const isChoiceName = (v) => typeof v === 'string' && /^[a-z0-9_]{1,32}$/.test(v);
+export const isChoiceName = (v) => typeof v === 'string' && /^[a-z0-9_][a-z0-9_-]{0,31}$/.test(v);
 export const isChoicePair = (v) => Array.isArray(v) && v.length === 2 && v.every(isChoiceName);

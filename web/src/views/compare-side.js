@@ -6,7 +6,8 @@
 // it is all drawn; fit() then fits it to its box, zooming out as far as a large graph needs. show fills in
 // four number cards from compare-model.js rows (bytes, time, kernels: this side's value and the unfused one;
 // speedup with the bytes saved under it; a card where this side does better is marked ✓) and the list of
-// kernels with pattern labels and recomputed ops (group-rows.js). Every number is the plan's, only formatted. Clicks call onSelect({kind:'op'
+// kernels with pattern labels, recomputed ops and, on a line of its own, the rule that formed each kernel
+// ("formed by: …", the plan group's `rule`) (group-rows.js). Every number is the plan's, only formatted. Clicks call onSelect({kind:'op'
 // | 'edge', id}) or onSelect(null) (clusters are not selectable here: group ids differ between plans).
 // markEdges(ids) outlines the edges (ids 'e<p>-<c>') the other plan decides differently.
 // Browser-only; shown by tests/browser/page-compare.test.mjs.
@@ -66,7 +67,8 @@ function cards(numbers, side) {
   ];
 }
 
-// The kernels of a plan as a list: colour chip, id, pattern label, members (recomputed ones marked ↻), time.
+// The kernels of a plan as a list: colour chip, id, pattern label, members (recomputed ones marked ↻), time,
+// and under them the rule that formed the kernel, when the planner names one.
 function kernelList(graph, plan, vm) {
   const rows = groupRows(graph, plan)
     .map((g, k) => ({ ...g, color: vm.groups[k].color }))
@@ -92,6 +94,7 @@ function kernelList(graph, plan, vm) {
         ),
       ]),
       g.timeUs === null ? null : h('span', { class: 'muted' }, ` · ${formatTime(g.timeUs)}`),
+      g.rule ? h('div', { class: 'group-rule muted', 'data-testid': 'kernel-rule' }, `formed by: ${g.rule}`) : null,
     ),
   );
 }

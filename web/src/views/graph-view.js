@@ -9,9 +9,11 @@
 // its bytes-moved colour from the view model (node.heat); 'group' (default) shows categories and kernel
 // colours. render(vm, {positions, routes}, {fit}) → Promise<drawn> draws a view model (view-model.js; a big
 // one CHUNK elements per frame) with the node positions and edge routes from layout.js; it reads nothing
-// else. A cluster is titled "kernel N · <pattern label>"; an op the plan also recomputes in another kernel has
-// a violet halo. Gestures only call handlers — onSelect(target|null), onConnect(producer, consumer) — the
-// view never changes the graph or the state itself (state → view).
+// else. A cluster is titled "kernel N · <pattern label>" (short: the rule that formed it rides in its data as
+// `rule`, for hover); an op the plan also recomputes in another kernel has a violet halo. Gestures only call
+// handlers — onSelect(target|null), onConnect(producer, consumer), onHoverEdge(edge data|null),
+// onHoverGroup(group id|null) for a cluster's frame or a collapsed box — the view never changes the graph or
+// the state itself (state → view).
 // Browser-only; shown by tests/browser/page-strategies.test.mjs (cluster titles, the recomputed halo),
 // tests/browser/page-large.test.mjs (collapsed groups), tests/browser/page-heat.test.mjs (colour by bytes) and
 // tests/browser/page-edit.test.mjs (gestures).
@@ -213,6 +215,7 @@ function toElements(vm, { positions, routes }) {
           kind: 'group',
           group: g.group,
           label: g.label ?? '',
+          rule: g.rule ?? '',
         },
         classes: 'group',
       });
@@ -223,6 +226,7 @@ function toElements(vm, { positions, routes }) {
     if (n.parent) data.parent = n.parent;
     if (n.color && (n.category === 'elementwise' || n.collapsed)) data.color = n.color;
     if (n.heat) Object.assign(data, { heat: n.heat.color, heatInk: n.heat.ink });
+    if (n.collapsed) data.rule = n.rule ?? '';
     els.push({
       group: 'nodes',
       data,
@@ -295,7 +299,7 @@ function fitBox(cy, box, margin = 30) {
 // Resolves after the next frame has been drawn.
 const nextFrame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
 
-export function createGraphView(container, { onSelect, onConnect, onHoverEdge, onToggleGroup }) {
+export function createGraphView(container, { onSelect, onConnect, onHoverEdge, onHoverGroup, onToggleGroup }) {
   const cy = cytoscape({
     container,
     style: STYLE,
@@ -361,6 +365,9 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
     evt.target.removeClass('hover');
     onHoverEdge?.(null);
   });
+  // A cluster's own frame (not an op inside it) or a collapsed box: its kernel.
+  cy.on('mouseover', 'node.group, node.collapsed', (evt) => onHoverGroup?.(evt.target.data('group')));
+  cy.on('mouseout', 'node.group, node.collapsed', () => onHoverGroup?.(null));
 
   return {
     cy,

@@ -1,5 +1,6 @@
 // plan-panel.js — the numbers: totals, estimated time, kernels before → after, the group table (pattern
-// labels, recomputed ops, time per kernel) and why edges were not fused.
+// labels, recomputed ops, time per kernel; the rule that formed a kernel is its ops cell's tooltip) and why edges
+// were not fused.
 //
 // Contract: createPlanPanel({onSelect, hardwareLabel?}) → {render(state)}. Reads state.graph/plan/selection
 // (the last valid plan; greyed while stale) and writes the elements of index.html's plan pane. Every number
@@ -102,7 +103,7 @@ export function createPlanPanel({ onSelect, hardwareLabel = (name) => name }) {
           ),
           h(
             'td',
-            {},
+            g.rule ? { title: `formed by: ${g.rule}`, 'data-rule': g.rule } : {},
             g.label ? h('span', { class: 'pattern', 'data-testid': 'group-label' }, breakableLabel(g.label)) : null,
             memberList(g.ops),
             g.kernel && g.timeUs !== null

@@ -4,7 +4,8 @@
 // Contract: createSavingsPanel({onSelect}) → {render(state)}. Reads state.graph/plan/selection, ranks with
 // savings.js (numbers from the plan, only formatted) and writes #savings and #savings-count; re-renders only
 // when the plan or the selection changed. Clicking an entry (or Enter/Space on it) calls
-// onSelect({kind:'group', id}). Browser-only; shown by tests/browser/page-large.test.mjs.
+// onSelect({kind:'group', id}). An entry's tooltip adds the rule that formed its kernel (the plan group's `rule`).
+// Browser-only; shown by tests/browser/page-large.test.mjs.
 
 import { $, h } from './dom.js';
 import { opLabel } from '../graph/graph-text.js';
@@ -55,7 +56,9 @@ export function createSavingsPanel({ onSelect }) {
               class: selected ? 'selected' : '',
               'data-group': r.group,
               'aria-selected': String(selected),
-              title: `kernel ${r.group}: ${exactBytes(r.unfused)} unfused → ${exactBytes(r.fused)} fused`,
+              title:
+                `kernel ${r.group}: ${exactBytes(r.unfused)} unfused → ${exactBytes(r.fused)} fused` +
+                (g.rule ? `\nformed by: ${g.rule}` : ''),
               onclick: select,
               onkeydown: (e) => {
                 if (e.key === 'Enter' || e.key === ' ') {

@@ -2,7 +2,8 @@
 //
 // Contract: createSelectionPanel(body, {dispatch, dtypes}) → {render(state, editable)}. Shows the
 // selection of state (an op: name, kind, shape, dtype, inputs, bytes moved unfused, its kernel and the kernels
-// recomputing it; a kernel: pattern label, members, bytes and estimated time; an
+// recomputing it; a kernel: pattern label, the rule that formed it (a "formed by" row: the plan group's `rule`,
+// as the planner words it), members, bytes and estimated time; an
 // edge: fused or the planner's reason in words). Edits dispatch 'edit-graph' events; invalid field text is
 // marked and not sent. Numbers are the planner's. render does nothing when the plan, graph and selection are
 // those already shown. Browser-only; shown by tests/browser/page-edit.test.mjs.
@@ -181,6 +182,12 @@ export function createSelectionPanel(body, { dispatch, dtypes }) {
       h(
         'div',
         { class: 'props' },
+        g.rule
+          ? [
+              h('span', { class: 'muted rule-label' }, 'formed by'),
+              h('span', { class: 'group-rule', 'data-testid': 'group-rule' }, g.rule),
+            ]
+          : null,
         h('span', { class: 'muted' }, 'ops'),
         h('span', {}, names(g.ops)),
         h('span', { class: 'muted' }, 'reads'),

@@ -5,7 +5,10 @@
 // ops into K kernels in T ms (F fused)…", "Not planned: <first error>" (keeping the last valid plan on
 // screen) or "Loading the planner…"; planMs() → the last plan's time in ms, or null. showEdge(state,
 // {producer, consumer}) writes present/reasons.js's words for that plan edge; showEdge(state, null) goes back
-// to render. Every number is the planner's. Browser-only; shown by tests/browser/page.test.mjs.
+// to render. showGroup(state, id) writes kernel id's pattern label, op count and the rule that formed it (the
+// plan group's `label` and `rule`, as the planner words them); showGroup(state, null) goes back to render.
+// Every number is the planner's. Browser-only; shown by tests/browser/page.test.mjs and
+// tests/browser/page-rules.test.mjs.
 
 import { summarize } from '../graph/diagnostics.js';
 import { opLabel } from '../graph/graph-text.js';
@@ -35,5 +38,11 @@ export function createStatusLine(el, { planMs }) {
     if (e)
       el.textContent = explainReason(e, { producer: opLabel(graph, e.producer), consumer: opLabel(graph, e.consumer) });
   }
-  return { render, showEdge };
+  function showGroup(state, id) {
+    const g = id === null || id === undefined ? null : state.plan?.groups.find((x) => x.id === id);
+    if (!g || !state.graph) return render(state);
+    const ops = `${g.ops.length} op${g.ops.length === 1 ? '' : 's'}`;
+    el.textContent = `Kernel ${g.id}${g.label ? ` (${g.label})` : ''}, ${ops}${g.rule ? ` — formed by: ${g.rule}` : ''}`;
+  }
+  return { render, showEdge, showGroup };
 }

@@ -1,0 +1,57 @@
+// presets/inductor_nodes.h — TorchInductor's lowering, as far as fusion sees it: which ops become scheduler
+// nodes (realized buffers), which are inlined into their readers, and each node's iteration range.
+//
+// Node kinds (pytorch/pytorch torch/_inductor/lowering.py, ir.py): elementwise ops, the movement kinds,
+// pools and a concat of at most 8 inputs (MAX_COMPLEX_POINTWISE_CAT) or max_pointwise_cat_inputs are
+// pointwise (range (numel, 1)); a wider concat is a ConcatKernel: its inputs are realized (written into
+// slices of its buffer), and the concat is a pointwise node reading them; a reduction is a reduction node
+// (range (output elements, input elements / output elements)), except that one over at most 8 elements
+// per output is unrolled into pointwise code (unroll_reductions_threshold); `softmax` and `layer_norm`
+// decompose into reductions over the last dimension (range (numel / last, last)); matmul and conv are
+// extern kernels (templates that take pointwise epilogues when rules.epilogue is on); scatter, sort,
+// scan, cumsum and opaque are kernels of their own.
+//
+// Realization (ir.py TensorBox.realize / mark_reuse, graph.py needs_realized_inputs): every node that is
+// not pointwise is realized, and a pointwise op is realized when it is a graph output, when a reader needs
+// realized inputs (an extern, template, own-kernel or ConcatKernel reader, or one in another region), or when it has two or more readers and its
+// inlined expression reads more than 4 buffers (realize_reads_threshold) or holds more than 30 ops
+// (realize_opcount_threshold), or, whatever its readers, when its expression reads more than 8 buffers
+// (realize_acc_reads_threshold) or holds more than 30 ops (has_exceeded_max_reads). Every other pointwise op is inlined: computed inside each reader's
+// expression, so it belongs to the closure of every realized node that reaches it through inlined ops.
+//
+// The scheduler graph has one op per source and per realized op, reading the buffers its closure reads,
+// in topological order. Cost: O(n + m) plus the closures, whose sizes the thresholds bound.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "presets/presets.h"
+
+namespace fusion::presets {
+
+enum class InductorNode : std::uint8_t { pointwise, reduction, template_kernel, concat_kernel, own_kernel };
+
+struct IterationRange {
+  std::uint64_t numel = 0;
+  std::uint64_t rnumel = 1;  // 1 for pointwise
+  bool operator==(const IterationRange&) const = default;
+};
+
+struct SchedulerGraph {
+  FusionGraph graph;                  // sources and realized ops, inputs = buffers their closures read
+  std::vector<OpId> original;         // scheduler id -> op id
+  std::vector<OpId> scheduler_id;     // op id -> scheduler id, -1 for inlined ops
+  std::vector<InductorNode> node;     // per scheduler id
+  std::vector<IterationRange> range;  // per scheduler id
+  std::vector<std::vector<OpId>> closure;  // per scheduler id: the op and the inlined ops it computes (op ids)
+};
+
+// Is this a concat with too many inputs to be lowered as masked loads?
+bool wide_concat(const FusionOp& op, const StrategyRules& rules);
+InductorNode inductor_node_kind(const FusionGraph& graph, OpId x, const StrategyRules& rules);
+// The iteration range of a reduction node (softmax and layer_norm over their last dimension).
+IterationRange inductor_range(const FusionGraph& graph, OpId x);
+SchedulerGraph lower_for_inductor(const PresetInput& in);
+
+}  // namespace fusion::presets

@@ -1,0 +1,304 @@
+// xla_fusion_graph.cpp — the fusion graph of xla_fusion_graph.h and its multi-output and horizontal passes.
+#include "presets/xla_fusion_graph.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "presets/xla_kinds.h"
+
+namespace fusion::presets {
+namespace {
+
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+constexpr std::size_t kMaxSiblings = 16;
+// Walk steps one multi-output or horizontal merge may spend on its cycle check before it is skipped (safe:
+// a skipped merge is one XLA might have made, never a cycle).
+constexpr std::uint64_t kCycleStepBudget = 4096;
+
+std::uint64_t elements(const FusionOp& op) { return shape_elements(op.shape).value_or(0); }
+
+// Nodes in topological order: sources and fusion roots, each reading what its fusion reads.
+FusionGraph build(const PresetInput& in, const PriorityFusionResult& p, std::vector<OpId>& root,
+                  std::vector<std::size_t>& fusion_of) {
+  std::vector<std::size_t> fusion_at(in.graph.size(), kNone);
+  for (std::size_t k = 0; k < p.fusions.size(); ++k) fusion_at[p.fusions[k].root] = k;
+  std::vector<OpId> node_of(in.graph.size(), -1);
+  FusionGraph graph;
+  for (OpId x : in.order) {
+    const bool source = in.graph.op(x).is_source();
+    if (!source && fusion_at[x] == kNone) continue;
+    FusionOp op = in.graph.op(x);
+    op.inputs.clear();
+    op.name.clear();
+    op.label.clear();
+    op.output = !source && is_graph_output(in, x);
+    if (!source)
+      for (OpId i : p.fusions[fusion_at[x]].inputs) op.inputs.push_back(node_of[i]);
+    node_of[x] = graph.add_op(std::move(op));
+    root.push_back(x);
+    fusion_of.push_back(source ? kNone : fusion_at[x]);
+  }
+  return graph;
+}
+
+std::vector<OpId> identity(std::size_t n) {
+  std::vector<OpId> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<OpId>(i);
+  return out;
+}
+
+}  // namespace
+
+XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult priority)
+    : in_(in), priority_(std::move(priority)), graph_(build(in, priority_, root_, fusion_of_)),
+      producers_(detail::build_producers(graph_)), consumers_(detail::build_consumers(graph_)),
+      order_(identity(graph_.size())), groups_(graph_, consumers_, order_), members_(graph_.size()),
+      stats_(graph_, producers_, consumers_, members_), info_(graph_.size()) {
+  for (std::size_t k = 0; k < graph_.size(); ++k) {
+    members_[k].push_back(static_cast<OpId>(k));
+    Group& group = info_[k];
+    if (fusion_of_[k] == kNone) {
+      group.role = Role::source;
+      continue;
+    }
+    const XlaFusion& f = priority_.fusions[fusion_of_[k]];
+    group.members = static_cast<std::int64_t>(f.members.size());
+    group.space = elements(in.graph.op(f.root));
+    const bool lone_bitcast = f.members.size() == 1 && in.graph.op(f.root).kind == OpKind::reshape;
+    group.role = xla_role(in.graph, f.root) != XlaRole::loop || lone_bitcast ? Role::own_kernel : Role::loop;
+    for (OpId x : f.members) {
+      const FusionOp& op = in.graph.op(x);
+      if (op.kind == OpKind::transpose && !group.transpose) {
+        group.transpose = true;
+        group.transpose_in = in.graph.op(op.inputs.front()).shape;
+        group.transpose_out = op.shape;
+      }
+      if (xla_role(in.graph, x) != XlaRole::reduction) continue;
+      group.role = Role::reduction;
+      group.reduced = elements(op);
+      group.space = contiguous_reduction(in.graph, x) ? elements(in.graph.op(op.inputs.front())) : elements(op);
+    }
+  }
+}
+
+bool XlaFusionGraph::same_space(OpId a, OpId b) const {
+  const Group& x = info_[a];
+  const Group& y = info_[b];
+  if (x.transpose || y.transpose) {
+    if (x.role == Role::reduction || y.role == Role::reduction) return false;
+    if (x.transpose && y.transpose)
+      return x.transpose_in == y.transpose_in && x.transpose_out == y.transpose_out;
+  }
+  if (x.space != y.space) return false;
+  return x.role != Role::reduction || y.role != Role::reduction || x.reduced == y.reduced;
+}
+
+bool XlaFusionGraph::connected(OpId a, OpId b) {
+  if (members_[a].size() > members_[b].size()) std::swap(a, b);
+  for (OpId node : members_[a]) {
+    for (auto it = producers_.begin(node); it != producers_.end(node); ++it)
+      if (find(*it) == b) return true;
+    for (auto it = consumers_.begin(node); it != consumers_.end(node); ++it)
+      if (find(*it) == b) return true;
+  }
+  return false;
+}
+
+bool XlaFusionGraph::shares_operand(OpId a, OpId b) {
+  if (members_[a].size() > members_[b].size()) std::swap(a, b);
+  for (OpId node : members_[a])
+    for (auto it = producers_.begin(node); it != producers_.end(node); ++it)
+      if (find(*it) != a)
+        for (OpId other : members_[b])
+          if (std::find(producers_.begin(other), producers_.end(other), *it) != producers_.end(other)) return true;
+  return false;
+}
+
+std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
+  a = find(a);
+  b = find(b);
+  if (a == b || !fusible(a) || !fusible(b)) return std::nullopt;
+  if (graph_.op(a).region != graph_.op(b).region) return std::nullopt;
+  const auto finder = [this](OpId x) { return groups_.find(x); };
+  const std::int64_t limit = in_.options.rules.max_group_operands;
+  if (limit > 0 && stats_.preview(a, b, finder).operands() > limit) return std::nullopt;
+  if (groups_.order_label(a) > groups_.order_label(b)) std::swap(a, b);
+  if (!groups_.merge_if_acyclic(a, b, kCycleStepBudget)) return std::nullopt;
+  const OpId into = find(a);
+  const OpId from = into == a ? b : a;
+  stats_.commit(into, finder);
+  if (members_[into].size() < members_[from].size()) std::swap(members_[into], members_[from]);
+  members_[into].insert(members_[into].end(), members_[from].begin(), members_[from].end());
+  std::vector<OpId>().swap(members_[from]);
+  Group& x = info_[into];
+  const Group y = info_[from];
+  if (y.transpose && !x.transpose) {
+    x.transpose = true;
+    x.transpose_in = y.transpose_in;
+    x.transpose_out = y.transpose_out;
+  }
+  if (y.role == Role::reduction && x.role != Role::reduction) {
+    x.role = Role::reduction;
+    x.space = y.space;
+    x.reduced = y.reduced;
+  }
+  x.members += y.members;
+  x.siblings += y.siblings;
+  x.producer_outputs += y.producer_outputs;
+  x.horizontal += y.horizontal;
+  return into;
+}
+
+void XlaFusionGraph::fuse_siblings(OpId parent) {
+  std::vector<OpId> siblings;
+  for (auto it = consumers_.begin(parent); it != consumers_.end(parent) && siblings.size() < kMaxSiblings; ++it) {
+    const OpId group = find(*it);
+    if (fusible(group) && std::find(siblings.begin(), siblings.end(), group) == siblings.end()) siblings.push_back(group);
+  }
+  std::stable_sort(siblings.begin(), siblings.end(), [&](OpId l, OpId r) {
+    return (info_[l].role == Role::reduction) > (info_[r].role == Role::reduction);
+  });
+  for (std::size_t i = 0; i < siblings.size(); ++i)
+    for (std::size_t j = i + 1; j < siblings.size(); ++j) {
+      const OpId a = find(siblings[i]), b = find(siblings[j]);
+      if (a == b || !same_space(a, b) || connected(a, b)) continue;
+      if (const auto merged = merge(a, b)) ++info_[*merged].siblings;
+    }
+}
+
+void XlaFusionGraph::fuse_into_consumer(OpId producer) {
+  const OpId p = find(producer);
+  if (info_[p].role != Role::loop || info_[p].transpose || members_[p].size() != 1) return;
+  std::vector<OpId> readers;
+  for (auto it = consumers_.begin(producer); it != consumers_.end(producer); ++it)
+    if (const OpId group = find(*it); std::find(readers.begin(), readers.end(), group) == readers.end())
+      readers.push_back(group);
+  if (readers.size() < 2 && !graph_.op(producer).output) return;
+  for (OpId c : readers) {
+    if (!fusible(c) || info_[c].space != info_[p].space) continue;
+    if (const auto merged = merge(p, c)) {
+      ++info_[*merged].producer_outputs;
+      return;
+    }
+  }
+}
+
+void XlaFusionGraph::multi_output() {
+  for (OpId node : order_) {
+    fuse_siblings(node);
+    if (info_[node].role != Role::source) fuse_into_consumer(node);
+  }
+}
+
+// The distinct loop groups among `nodes`' groups within the size limits, in order.
+std::vector<OpId> XlaFusionGraph::loop_operands(const std::vector<OpId>& nodes, std::int64_t max_members,
+                                                std::uint64_t max_elements) {
+  std::vector<OpId> out;
+  for (OpId node : nodes) {
+    const OpId group = find(node);
+    const Group& g = info_[group];
+    if (g.role != Role::loop || g.members > max_members || g.space > max_elements) continue;
+    if (std::find(out.begin(), out.end(), group) == out.end()) out.push_back(group);
+  }
+  return out;
+}
+
+// One kind of horizontal batch: candidates sorted by (element size, iteration space), each joining the open
+// batch of its kind when it fits, else opening the next one (GetNextSpanOfFusions); at most `most` per batch.
+template <typename Fits>
+void XlaFusionGraph::fuse_spans(std::vector<OpId> candidates, std::int32_t most, Fits&& fits) {
+  std::stable_sort(candidates.begin(), candidates.end(), [&](OpId l, OpId r) {
+    return std::pair(graph_.op(l).dtype_bytes, info_[l].space) < std::pair(graph_.op(r).dtype_bytes, info_[r].space);
+  });
+  OpId open = -1;
+  std::int32_t size = 0;
+  for (OpId candidate : candidates) {
+    const OpId b = find(candidate);
+    const OpId a = open >= 0 ? find(open) : -1;
+    if (a >= 0 && a != b && size < most && fits(a, b) && !connected(a, b))
+      if (const auto merged = merge(a, b)) {
+        ++info_[*merged].horizontal;
+        open = *merged;
+        ++size;
+        continue;
+      }
+    open = b;
+    size = 1;
+  }
+}
+
+void XlaFusionGraph::fuse_operands(const std::vector<OpId>& operands) {
+  // Same-shape (kLoop) batches: one element size and count, up to 90 fusions.
+  fuse_spans(loop_operands(operands, 128, std::uint64_t{8192} * 8192), 90, [&](OpId a, OpId b) {
+    return info_[a].space == info_[b].space && graph_.op(a).dtype_bytes == graph_.op(b).dtype_bytes;
+  });
+  // Sliced (kInput) batches: small groups of one element size, sharing no operand, up to 32.
+  fuse_spans(loop_operands(operands, 30, std::uint64_t{128} * 2048), 32, [&](OpId a, OpId b) {
+    return graph_.op(a).dtype_bytes == graph_.op(b).dtype_bytes && !shares_operand(a, b);
+  });
+}
+
+void XlaFusionGraph::horizontal() {
+  std::vector<OpId> outputs;
+  for (OpId node : order_)
+    if (graph_.op(node).output) outputs.push_back(node);
+  fuse_operands(outputs);  // the ROOT tuple's operands
+  for (auto it = order_.rbegin(); it != order_.rend(); ++it)
+    fuse_operands(std::vector<OpId>(producers_.begin(*it), producers_.end(*it)));
+}
+
+}  // namespace fusion::presets
+
+namespace fusion::presets {
+
+detail::Grouping XlaFusionGraph::grouping() const {
+  const std::size_t n = in_.graph.size();
+  detail::Grouping out;
+  out.representative.assign(n, -1);
+  std::vector<std::vector<OpId>> holders(n);  // per op: representatives (op ids) of the groups computing it
+  auto& groups = const_cast<detail::GroupGraph&>(groups_);
+  std::vector<std::int64_t> copies(n, 0);  // per representative op: ops it computes that others compute too
+  for (std::size_t node = 0; node < graph_.size(); ++node) {
+    const OpId rep = groups.find(static_cast<OpId>(node));
+    if (fusion_of_[node] == kNone) {
+      out.representative[root_[node]] = root_[node];
+      continue;
+    }
+    const XlaFusion& f = priority_.fusions[fusion_of_[node]];
+    for (OpId x : f.members) holders[x].push_back(root_[rep]);
+  }
+  std::vector<OpId> own(n, -1);  // a live fusion's root belongs to its own group, copies elsewhere
+  for (std::size_t node = 0; node < graph_.size(); ++node)
+    if (fusion_of_[node] != kNone) own[root_[node]] = root_[groups.find(static_cast<OpId>(node))];
+  for (std::size_t x = 0; x < n; ++x) {
+    auto& list = holders[x];
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    const OpId owner = own[x] >= 0 ? own[x] : (list.size() == 1 ? list.front() : -1);
+    if (owner >= 0 && out.representative[x] < 0) out.representative[x] = owner;
+    for (OpId rep : list)
+      if (rep != owner) {
+        out.copies.emplace_back(static_cast<OpId>(x), rep);
+        ++copies[rep];
+      }
+  }
+  for (std::size_t node = 0; node < graph_.size(); ++node) {
+    if (groups.find(static_cast<OpId>(node)) != static_cast<OpId>(node) || fusion_of_[node] == kNone) continue;
+    const Group& g = info_[node];
+    if (g.members < 2) continue;
+    const std::int64_t here = copies[root_[node]];
+    std::string text = g.role == Role::reduction ? "reduction fusion"
+                       : in_.graph.op(root_[node]).kind == OpKind::scatter ? "scatter fusion"
+                                                                           : "loop fusion";
+    if (here > 0)
+      text += "; priority fusion duplicated " + std::to_string(here) + (here == 1 ? " op" : " ops") +
+              " into this kernel (also computed in another)";
+    if (g.siblings > 0) text += "; multi-output fusion of " + std::to_string(g.siblings + 1) + " siblings";
+    if (g.producer_outputs > 0) text += "; multi-output fusion: producer also written";
+    if (g.horizontal > 0) text += "; horizontal loop fusion of " + std::to_string(g.horizontal + 1) + " fusions";
+    out.rules.emplace_back(root_[node], std::move(text));
+  }
+  return out;
+}
+
+}  // namespace fusion::presets

@@ -1,0 +1,87 @@
+// presets/xla_fusion_graph.h — the fusions left by priority fusion as a graph of their own, and the two
+// later passes of the `xla` strategy that merge them into multi-output kernels.
+//
+// One node per source and per fusion (xla_priority_fusion.h), in topological order; a node reads the
+// nodes its fusion reads. Merges go through detail::GroupGraph (exact cycle check) and detail::GroupStats
+// (operands + outputs, for max_group_operands). A group's iteration space is its reduction's input
+// element count (its output's for a reduction that is not row/column-like, xla_kinds.h), or its root's
+// element count when it holds no reduction; a group holding a transpose is compatible only with groups of
+// the same transpose shapes or with loop groups (ShapesCompatibleForMultiOutputFusion and the transpose
+// hero checks), never with a reduction. A lone bitcast (reshape) is no multi-output or horizontal root.
+//  - multi_output() (xla/service/gpu/transforms/multi_output_fusion.cc), for each node in order:
+//    siblings: the node's fusible readers (at most 16, reductions first) join pairwise when they are not
+//    connected by an edge, have the same iteration space (and reduction output size), fit the budget and
+//    make no cycle (FuseSiblings); then producer-consumer: a loop fusion read by two or more groups joins
+//    the first reader with its iteration space and budget that makes no cycle, and stays an output.
+//  - horizontal() (horizontal_loop_fusion.cc): for each node from the last to the first, and for the
+//    graph outputs (the ROOT tuple), the loop groups among its operands with at most 128 members and
+//    8192·8192 elements, sorted by element size and count, form spans of one element size and count (up
+//    to 90 per batch; GetNextSpanOfFusions): each joins the open span when not connected to it by an edge,
+//    within the budget and making no cycle, else opens the next; then the ones of at most 30 members and
+//    128·2048 elements form spans of one element size that share no operand (sliced input fusion, up
+//    to 32). Cycle checks of these merges are bounded (4096 steps; a longer one is skipped).
+// Each merge appends what formed the group to its notes. Cost: O((n + m) log n) plus bounded candidate
+// lists per node.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "detail/group_graph.h"
+#include "detail/group_stats.h"
+#include "presets/xla_priority_fusion.h"
+
+namespace fusion::presets {
+
+class XlaFusionGraph {
+ public:
+  XlaFusionGraph(const PresetInput& in, PriorityFusionResult priority);
+
+  void multi_output();
+  void horizontal();
+
+  // The final groups over the original ops: representatives, copies and notes (reasons are the caller's).
+  detail::Grouping grouping() const;
+  const PriorityFusionResult& priority() const { return priority_; }
+
+ private:
+  enum class Role : std::uint8_t { source, loop, reduction, own_kernel };
+  struct Group {
+    Role role = Role::own_kernel;
+    std::uint64_t space = 0;          // iteration space (elements)
+    std::uint64_t reduced = 0;        // the reduction's output elements (reduction groups)
+    Shape transpose_in, transpose_out;  // the first transpose's shapes (a tiled-transpose hero), if any
+    bool transpose = false;
+    std::int64_t members = 0;         // original ops, copies counted per fusion
+    std::int32_t siblings = 0, producer_outputs = 0, horizontal = 0;
+  };
+
+  OpId find(OpId node) { return groups_.find(node); }
+  bool fusible(OpId group) const { return info_[group].role == Role::loop || info_[group].role == Role::reduction; }
+  bool same_space(OpId a, OpId b) const;
+  bool connected(OpId a, OpId b);                  // an edge between the two groups
+  bool shares_operand(OpId a, OpId b);             // some node read by both groups
+  std::optional<OpId> merge(OpId a, OpId b);       // budget + cycle check; the merged group
+  void fuse_siblings(OpId parent);
+  void fuse_into_consumer(OpId producer);
+  void fuse_operands(const std::vector<OpId>& operands);
+  template <typename Fits>
+  void fuse_spans(std::vector<OpId> candidates, std::int32_t most, Fits&& fits);
+  std::vector<OpId> loop_operands(const std::vector<OpId>& nodes, std::int64_t max_members, std::uint64_t max_elements);
+
+  const PresetInput& in_;
+  PriorityFusionResult priority_;
+  std::vector<OpId> root_;                    // node -> op id of the source or fusion root
+  std::vector<std::size_t> fusion_of_;        // node -> index into priority_.fusions (sources: npos)
+  FusionGraph graph_;                         // one op per node (built after the two lists above)
+  detail::Producers producers_;
+  detail::Consumers consumers_;
+  std::vector<OpId> order_;
+  detail::GroupGraph groups_;
+  std::vector<std::vector<OpId>> members_;    // per representative: its nodes
+  detail::GroupStats stats_;
+  std::vector<Group> info_;                   // per representative
+};
+
+}  // namespace fusion::presets

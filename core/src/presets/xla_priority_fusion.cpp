@@ -1,0 +1,449 @@
+// xla_priority_fusion.cpp — the priority queue of xla_priority_fusion.h.
+#include "presets/xla_priority_fusion.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <string>
+#include <queue>
+#include <tuple>
+
+#include "detail/saturating.h"
+#include "fusion/hardware.h"
+#include "fusion/time_model.h"
+#include "presets/xla_kinds.h"
+
+namespace fusion::presets {
+namespace {
+
+constexpr std::size_t kMaxConsumers = 64;
+
+// A max-heap of ops by key, one entry per op, with its position kept so that a key can change in place.
+class IndexedHeap {
+ public:
+  using Key = std::pair<double, std::int64_t>;  // (priority, minus the op's place in the order)
+  explicit IndexedHeap(std::size_t n) : at_(n, -1), key_(n) {}
+
+  bool empty() const { return items_.empty(); }
+  bool contains(OpId x) const { return at_[x] >= 0; }
+  OpId top() const { return items_.front(); }
+
+  // While building, set() only appends; ending the build orders everything at once.
+  void reserve_build(bool on) {
+    building_ = on;
+    if (!on)
+      for (std::size_t i = items_.size() / 2; i-- > 0;) down(i);
+  }
+
+  void set(OpId x, Key key) {
+    key_[x] = key;
+    if (at_[x] < 0) {
+      at_[x] = static_cast<std::int64_t>(items_.size());
+      items_.push_back(x);
+    }
+    if (building_) return;
+    up(static_cast<std::size_t>(at_[x]));
+    down(static_cast<std::size_t>(at_[x]));
+  }
+
+  void erase(OpId x) {
+    if (at_[x] < 0) return;
+    const std::size_t i = static_cast<std::size_t>(at_[x]);
+    place(i, items_.back());
+    items_.pop_back();
+    at_[x] = -1;
+    if (i < items_.size()) {
+      up(i);
+      down(i);
+    }
+  }
+
+ private:
+  bool above(OpId a, OpId b) const { return key_[a] > key_[b]; }
+  void place(std::size_t i, OpId x) {
+    items_[i] = x;
+    at_[x] = static_cast<std::int64_t>(i);
+  }
+  void up(std::size_t i) {
+    const OpId x = items_[i];
+    while (i > 0 && above(x, items_[(i - 1) / 2])) {
+      place(i, items_[(i - 1) / 2]);
+      i = (i - 1) / 2;
+    }
+    place(i, x);
+  }
+  void down(std::size_t i) {
+    const OpId x = items_[i];
+    for (;;) {
+      std::size_t best = i;
+      const std::size_t l = 2 * i + 1, r = l + 1;
+      if (l < items_.size() && above(items_[l], x)) best = l;
+      if (r < items_.size() && above(items_[r], best == i ? x : items_[best])) best = r;
+      if (best == i) break;
+      place(i, items_[best]);
+      i = best;
+    }
+    place(i, x);
+  }
+
+  std::vector<OpId> items_;
+  std::vector<std::int64_t> at_;  // per op: index in items_, -1 when absent
+  bool building_ = false;
+  std::vector<Key> key_;
+};
+
+struct Refusal {
+  EdgeReason reason = EdgeReason::none;
+  OpId consumer = -1;  // the consumer that refused (-1: all of them)
+};
+
+class PriorityFusion {
+ public:
+  explicit PriorityFusion(const PresetInput& in)
+      : in_(in), g_(in.graph), hardware_(*hardware_profile(in.options.hardware)), heap_(in.graph.size()),
+        budget_(16 * static_cast<std::int64_t>(g_.size()) + 1024) {
+    const std::size_t n = g_.size();
+    alive_.assign(n, 0);
+    inputs_.resize(n);
+    input_bytes_.assign(n, 0);
+    readers_.resize(n);
+    absorbed_.resize(n);
+    vector_flops_.assign(n, 0);
+    matrix_flops_.assign(n, 0);
+    size_.assign(n, 1);
+    reduction_.assign(n, -1);
+    elementwise_.assign(n, 0);
+    content_.assign(n, 0);
+    terms_.resize(n);
+    position_.assign(n, 0);
+    refusal_.assign(n, {});
+    for (std::size_t k = 0; k < in.order.size(); ++k) position_[in.order[k]] = static_cast<std::int64_t>(k);
+    // Compact per-op facts, so that the hot loops do not touch the ops themselves.
+    bytes_.resize(n);
+    elements_.resize(n);
+    role_.resize(n);
+    kind_.resize(n);
+    output_.assign(n, 0);
+    stale_.assign(n, 0);
+    region_.resize(n);
+    std::map<std::string, std::int32_t> regions;
+    for (std::size_t x = 0; x < n; ++x) {
+      const FusionOp& op = g_.op(static_cast<OpId>(x));
+      bytes_[x] = tensor_bytes(op.shape, op.dtype_bytes).value_or(0);
+      elements_[x] = shape_elements(op.shape).value_or(0);
+      role_[x] = xla_role(g_, static_cast<OpId>(x));
+      kind_[x] = op.kind;
+      output_[x] = op.output || in.consumers.count(static_cast<OpId>(x)) == 0;
+      region_[x] = regions.emplace(op.region, static_cast<std::int32_t>(regions.size())).first->second;
+    }
+    for (OpId x : in.order) {
+      const FusionOp& op = g_.op(x);
+      if (op.is_source()) continue;
+      alive_[x] = 1;
+      std::vector<OpId> inputs(in.producers.begin(x), in.producers.end(x));
+      std::sort(inputs.begin(), inputs.end());
+      set_inputs(x, std::move(inputs));
+      readers_[x].assign(in.consumers.begin(x), in.consumers.end(x));
+      (uses_matrix_peak(op.kind) ? matrix_flops_ : vector_flops_)[x] = op_flops(g_, x);
+      if (role_[x] == XlaRole::reduction) reduction_[x] = x;
+      elementwise_[x] = is_fusible(op.kind);
+    }
+  }
+
+  PriorityFusionResult run() {
+    if (in_.options.rules.passes & xla_priority) {
+      heap_.reserve_build(true);
+      for (OpId x : in_.order)
+        if (alive_[x]) push(x);
+      heap_.reserve_build(false);  // one O(n) heapify of the first priorities
+      while (!heap_.empty()) {
+        const OpId x = heap_.top();
+        if (stale_[x]) {  // refreshed when it reaches the top; fused only if it stays there
+          stale_[x] = 0;
+          push(x);
+          continue;
+        }
+        heap_.erase(x);
+        fuse(x);
+      }
+    } else {
+      for (OpId x : in_.order) refusal_[x] = {EdgeReason::barrier_producer, -1};
+    }
+    return result();
+  }
+
+ private:
+  std::uint64_t bytes(OpId x) const { return bytes_[x]; }
+  std::uint64_t elements(OpId x) const { return elements_[x]; }
+
+  double time_of(OpId x) const {
+    return kernel_time_us(detail::saturating_add(bytes(x), input_bytes_[x]), vector_flops_[x], matrix_flops_[x],
+                          hardware_);
+  }
+
+  void set_inputs(OpId x, std::vector<OpId> inputs) {
+    inputs_[x] = std::move(inputs);
+    std::uint64_t total = 0;
+    for (OpId i : inputs_[x]) total = detail::saturating_add(total, bytes(i));
+    input_bytes_[x] = total;
+  }
+
+  // C's inputs with P fused in: C's without P, plus P's. Visits each distinct input once.
+  template <typename Visit>
+  void merged_inputs(OpId c, OpId p, Visit&& visit) const {
+    const auto& a = inputs_[c];
+    const auto& b = inputs_[p];
+    std::size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+      OpId next;
+      if (j == b.size() || (i < a.size() && a[i] < b[j])) next = a[i++];
+      else if (i == a.size() || b[j] < a[i]) next = b[j++];
+      else next = a[i++], ++j;
+      if (next != p) visit(next);
+    }
+  }
+
+  // The consumer's kernel time with P fused in, and its operand count: C's inputs without P, plus those of
+  // P's that C does not read yet (binary searches in C's sorted list; C's input bytes are kept summed).
+  std::pair<double, std::int64_t> fused_time(OpId c, OpId p) const {
+    const auto& mine = inputs_[c];
+    const bool reads_p = std::binary_search(mine.begin(), mine.end(), p);
+    std::uint64_t total = detail::saturating_add(bytes(c), input_bytes_[c] - (reads_p ? bytes(p) : 0));
+    std::int64_t operands = 1 + static_cast<std::int64_t>(mine.size()) - (reads_p ? 1 : 0);
+    for (OpId i : inputs_[p])
+      if (i != p && !std::binary_search(mine.begin(), mine.end(), i)) {
+        total = detail::saturating_add(total, bytes(i));
+        ++operands;
+      }
+    return {kernel_time_us(total, vector_flops_[c] + vector_flops_[p], matrix_flops_[c] + matrix_flops_[p], hardware_),
+            operands};
+  }
+
+  bool is_bitcast(OpId x) const { return kind_[x] == OpKind::reshape; }
+
+  // Does C read anything but P and scalar sources (an epilogue reads only its reduction)?
+  bool reads_others(OpId c, OpId p) const {
+    for (OpId i : inputs_[c])
+      if (i != p && !(g_.op(i).is_source() && elements(i) <= 1)) return true;
+    return false;
+  }
+
+  // Why P may not fuse into consumer C (the CanFuse checks of the header), or none.
+  EdgeReason consumer_refusal(OpId p, OpId c) const {
+    if (region_[c] != region_[p]) return EdgeReason::region;
+    const XlaRole role = role_[c];
+    if (role == XlaRole::own_kernel) return EdgeReason::barrier_consumer;
+    if (role == XlaRole::scatter) {
+      const OpId operand = g_.op(c).inputs.front();
+      if (operand == p || std::binary_search(inputs_[p].begin(), inputs_[p].end(), operand))
+        return EdgeReason::barrier_consumer;  // the scatter's in-place operand
+    }
+    if (reduction_[c] >= 0 && kind_[p] == OpKind::concat) return EdgeReason::barrier_consumer;
+    if (reduction_[p] < 0) return EdgeReason::none;
+    if (reduction_[c] >= 0) return EdgeReason::anchor;
+    if (!elementwise_[c] || elements(c) != elements(p) || reads_others(c, p)) return EdgeReason::multi_pass;
+    return EdgeReason::none;
+  }
+
+  // One consumer's part of P's priority, cached per (P, consumer) until either changes.
+  struct Term {
+    OpId consumer;
+    std::uint32_t consumer_content, producer_content;
+    EdgeReason refusal;
+    std::int64_t operands;
+    double unfused, fused;
+  };
+
+  Term term(OpId p, OpId c) const {
+    Term t{c, content_[c], content_[p], consumer_refusal(p, c), 0, 0, 0};
+    if (t.refusal != EdgeReason::none) return t;
+    const auto [time, operands] = fused_time(c, p);
+    t.operands = operands;
+    t.unfused = time_of(c);
+    t.fused = time;
+    return t;
+  }
+
+  // The terms of P's consumers, in consumer order, reusing cached ones whose two ends have not changed.
+  const std::vector<Term>& terms(OpId p, const std::vector<OpId>& consumers) {
+    std::vector<Term>& cached = terms_[p];
+    std::vector<Term> fresh;
+    fresh.reserve(consumers.size());
+    std::size_t k = 0;
+    for (OpId c : consumers) {
+      while (k < cached.size() && cached[k].consumer < c) ++k;
+      const bool valid = k < cached.size() && cached[k].consumer == c && cached[k].consumer_content == content_[c] &&
+                         cached[k].producer_content == content_[p];
+      fresh.push_back(valid ? cached[k] : term(p, c));
+    }
+    cached = std::move(fresh);
+    return cached;
+  }
+
+  // P's priority, or a refusal.
+  std::pair<double, Refusal> priority(OpId p) {
+    const XlaRole role = role_[p];
+    if (role == XlaRole::own_kernel || role == XlaRole::scatter) return {0, {EdgeReason::barrier_producer, -1}};
+    if (output_[p] || readers_[p].empty()) return {0, {EdgeReason::output, -1}};
+    if (readers_[p].size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
+    const std::vector<OpId> consumers = fused_readers(p);
+    if (consumers.empty()) return {0, {EdgeReason::barrier_consumer, -1}};  // only bitcasts read it
+    if (consumers.size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
+    if (reduction_[p] >= 0 && consumers.size() != readers_[p].size()) return {0, {EdgeReason::consumers, -1}};
+    if (reduction_[p] >= 0 && consumers.size() > 1) return {0, {EdgeReason::consumers, -1}};
+    const std::int64_t copies = size_[p] * static_cast<std::int64_t>(consumers.size() - 1 + (consumers.size() < readers_[p].size()));
+    if (copies_ + copies > budget_) return {0, {EdgeReason::limit, -1}};
+    const bool stays = consumers.size() < readers_[p].size();  // bitcast readers keep P's kernel
+    double unfused = stays ? 0 : time_of(p), fused = 0;
+    const std::int64_t limit = in_.options.rules.max_group_operands;
+    for (const Term& t : terms(p, consumers)) {
+      if (t.refusal != EdgeReason::none) return {0, {t.refusal, t.consumer}};
+      if (limit > 0 && t.operands > limit) return {0, {EdgeReason::limit, t.consumer}};
+      unfused += t.unfused;
+      fused += t.fused;
+    }
+    if (unfused - fused < 0) return {0, {EdgeReason::unprofitable, -1}};
+    if (is_bitcast(p)) return {std::numeric_limits<double>::infinity(), {}};  // bitcasts go first
+    return {unfused - fused, {}};
+  }
+
+  // Refusals that nothing later can lift: not fusible as a producer, or a graph output.
+  bool fixed_refusal(OpId p) const {
+    return role_[p] == XlaRole::own_kernel || role_[p] == XlaRole::scatter || output_[p];
+  }
+
+  // The readers P is fused into: all but bitcasts (CanFuseWithAllNonBitcastUsers).
+  std::vector<OpId> fused_readers(OpId p) const {
+    std::vector<OpId> out;
+    for (OpId c : readers_[p])
+      if (!is_bitcast(c)) out.push_back(c);
+    return out;
+  }
+
+  void push(OpId x) {
+    const auto [value, refusal] = priority(x);
+    refusal_[x] = refusal;
+    if (refusal.reason == EdgeReason::none)
+      heap_.set(x, {value, -position_[x]});
+    else
+      heap_.erase(x);
+  }
+
+  void fuse(OpId p) {
+    const std::vector<OpId> consumers = fused_readers(p);
+    const bool stays = consumers.size() < readers_[p].size();
+    copies_ += size_[p] * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
+    for (OpId c : consumers) {
+      std::vector<OpId> merged;
+      merged.reserve(inputs_[c].size() + inputs_[p].size());
+      merged_inputs(c, p, [&](OpId i) { merged.push_back(i); });
+      set_inputs(c, std::move(merged));
+      ++content_[c];
+      vector_flops_[c] += vector_flops_[p];
+      matrix_flops_[c] += matrix_flops_[p];
+      size_[c] += size_[p];
+      absorbed_[c].push_back(p);
+      if (reduction_[p] >= 0) reduction_[c] = reduction_[p];
+      elementwise_[c] = elementwise_[c] && elementwise_[p] && elements(p) == elements(c);
+    }
+    for (OpId i : inputs_[p]) {  // P's producers are now read by P's consumers
+      if (!alive_[i]) continue;
+      auto& list = readers_[i];  // ascending: P out, each consumer in where it belongs
+      if (!stays)
+        if (const auto at = std::lower_bound(list.begin(), list.end(), p); at != list.end() && *at == p) list.erase(at);
+      for (OpId c : consumers)
+        if (const auto at = std::lower_bound(list.begin(), list.end(), c); at == list.end() || *at != c)
+          list.insert(at, c);
+    }
+    if (stays) {
+      std::vector<OpId> left;  // the bitcasts
+      for (OpId c : readers_[p])
+        if (is_bitcast(c)) left.push_back(c);
+      readers_[p] = std::move(left);
+    } else {
+      alive_[p] = 0;
+      refusal_[p] = {};
+    }
+    ++mark_;
+    if (touched_.size() != g_.size()) touched_.assign(g_.size(), 0);
+    auto touch = [&](OpId x) {
+      if (!alive_[x] || touched_[x] == mark_ || fixed_refusal(x)) return;
+      touched_[x] = mark_;
+      if (heap_.contains(x))
+        stale_[x] = 1;  // a producer in the heap: its key is refreshed when it reaches the top
+      else
+        push(x);
+    };
+    for (OpId c : consumers) {
+      touched_[c] = mark_;
+      push(c);  // a changed fusion: its own priority now
+    }
+    if (stays) touch(p);
+    for (OpId c : consumers)
+      for (OpId i : inputs_[c]) touch(i);
+  }
+
+  PriorityFusionResult result() const {
+    PriorityFusionResult out;
+    out.refusal.assign(g_.size(), EdgeReason::none);
+    out.consumer.assign(g_.size(), -1);
+    std::vector<std::uint32_t> seen(g_.size(), 0);
+    std::uint32_t mark = 0;
+    std::vector<OpId> stack;
+    for (OpId x : in_.order) {
+      out.refusal[x] = refusal_[x].reason;
+      out.consumer[x] = refusal_[x].consumer;
+      if (!alive_[x]) continue;
+      XlaFusion f;
+      f.root = x;
+      f.inputs = inputs_[x];
+      ++mark;
+      stack.assign(1, x);
+      seen[x] = mark;
+      while (!stack.empty()) {
+        const OpId y = stack.back();
+        stack.pop_back();
+        f.members.push_back(y);
+        for (OpId z : absorbed_[y])
+          if (seen[z] != mark) seen[z] = mark, stack.push_back(z);
+      }
+      std::sort(f.members.begin(), f.members.end());
+      out.fusions.push_back(std::move(f));
+    }
+    return out;
+  }
+
+  const PresetInput& in_;
+  const FusionGraph& g_;
+  HardwareProfile hardware_;
+  IndexedHeap heap_;  // the producers that may fuse, by priority
+  std::int64_t budget_, copies_ = 0;
+  std::vector<std::uint64_t> bytes_, elements_;  // per op: its output's bytes and elements
+  std::vector<XlaRole> role_;
+  std::vector<OpKind> kind_;
+  std::vector<char> output_;                  // per op: a graph output
+  std::vector<char> stale_;                   // per producer in the heap: its key may be out of date
+  std::vector<std::int32_t> region_;          // per op: its region, numbered
+  std::vector<char> alive_;                   // per op: a live fusion rooted here
+  std::vector<std::vector<OpId>> inputs_;     // per fusion: sources and roots it reads, ascending
+  std::vector<std::uint64_t> input_bytes_;    // per fusion: the bytes of inputs_, summed (saturating)
+  std::vector<std::vector<OpId>> readers_;    // per fusion: the fusions that read it, ascending
+  std::vector<std::vector<OpId>> absorbed_;   // per fusion: producers fused into it (their own lists stay)
+  std::vector<std::uint64_t> vector_flops_, matrix_flops_;
+  std::vector<std::int64_t> size_;            // per fusion: members counted with repeats (for the budget)
+  std::vector<OpId> reduction_;               // per fusion: its reduction, or -1
+  std::vector<char> elementwise_;             // per fusion: every member elementwise, of the root's size
+  std::vector<std::uint32_t> content_;        // per fusion: bumped whenever it absorbs a producer
+  std::vector<std::vector<Term>> terms_;      // per producer: cached consumer terms, by consumer
+  std::vector<std::int64_t> position_;        // per op: place in the topological order
+  std::vector<Refusal> refusal_;
+  std::vector<std::uint32_t> touched_;
+  std::uint32_t mark_ = 0;
+
+};
+
+}  // namespace
+
+PriorityFusionResult run_priority_fusion(const PresetInput& in) { return PriorityFusion(in).run(); }
+
+}  // namespace fusion::presets
