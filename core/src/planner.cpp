@@ -62,16 +62,19 @@ void number_groups(const FusionGraph& g, const detail::Grouping& grouping, Fusio
   // Group edges (owner of a read -> reading group) as compressed rows: counted, then filled.
   std::vector<std::int64_t> offsets(groups + 1, 0);
   std::vector<std::int64_t> pending(groups, 0);
+  std::vector<std::int64_t> copied_in(n, -1);  // op -> the last group (k) found holding a copy of it
   auto for_each_read = [&](auto&& visit) {
-    for (std::size_t k = 0; k < groups; ++k)
+    for (std::size_t k = 0; k < groups; ++k) {
+      for (OpId op : d.copies[k]) copied_in[op] = static_cast<std::int64_t>(k);
       for (const auto* list : {&d.owned[k], &d.copies[k]})
         for (OpId member : *list)
           for (OpId in : g.op(member).inputs) {
             const std::int32_t from = d.of_op[in];
-            const bool copy_here = std::binary_search(d.copies[k].begin(), d.copies[k].end(), in);
+            const bool copy_here = copied_in[in] == static_cast<std::int64_t>(k);
             if (from >= 0 && from != static_cast<std::int32_t>(k) && !copy_here)
               visit(from, static_cast<std::int32_t>(k));
           }
+    }
   };
   for_each_read([&](std::int32_t from, std::int32_t to) { ++offsets[from + 1], ++pending[to]; });
   for (std::size_t k = 0; k < groups; ++k) offsets[k + 1] += offsets[k];

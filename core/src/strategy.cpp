@@ -46,14 +46,14 @@ StrategyRules xla_classic_rules() {
   return r;
 }
 
-// TVM Relay FuseOps (core/src/presets/tvm_fuse_ops.h): max_fuse_depth 256.
+// TVM Relay FuseOps (core/src/presets/tvm_fuse_ops.cpp): max_fuse_depth 256.
 StrategyRules tvm_rules() {
   StrategyRules r;
   r.max_depth = 256;
   return r;
 }
 
-// XLA's GPU pipeline (core/src/presets/xla_pipeline.h): all three passes, 96 operands + outputs per fusion.
+// XLA's GPU pipeline (core/src/presets/xla_pipeline.cpp): all three passes, 96 operands + outputs per fusion.
 StrategyRules xla_rules() {
   StrategyRules r;
   r.passes = xla_priority | xla_multi_output | xla_horizontal;
@@ -61,7 +61,7 @@ StrategyRules xla_rules() {
   return r;
 }
 
-// TorchInductor's scheduler (core/src/presets/inductor_scheduler.h): max_fusion_size 64,
+// TorchInductor's scheduler (core/src/presets/inductor_scheduler.cpp): max_fusion_size 64,
 // max_pointwise_cat_inputs 8, extern matmul/conv (no template epilogues) as in the default config.
 StrategyRules inductor_rules() {
   StrategyRules r;

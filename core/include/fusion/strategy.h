@@ -5,7 +5,7 @@
 // `inductor` each run their compiler's own procedure (core/src/presets/). Each strategy accepts only the
 // rules that mean something to its procedure (`strategy_rule_names`); options may override those one by
 // one. Also the kind sets the rules speak of (heavy ops, movement kinds, expensive kinds).
-// Shown by tests/core/strategies.test.cpp and tests/core/peers.test.cpp.
+// Shown by tests/core/strategies.test.cpp, tests/core/presets.test.cpp and tests/core/peers.test.cpp.
 #pragma once
 
 #include <optional>

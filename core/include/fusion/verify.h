@@ -34,7 +34,7 @@
 namespace fusion {
 
 struct Violation {
-  std::string code;  // partition, recompute, not_fusible, anchor, multi_pass, layout, region, shape,
+  std::string code;  // partition, recompute, not_fusible, anchor, multi_pass, layout, range, region, shape,
                      // disconnected, limit, cycle, inputs, outputs, bytes, kernels, totals, time, edges
   std::string message;
   std::optional<std::int64_t> group;

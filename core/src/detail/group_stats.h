@@ -59,6 +59,11 @@ class GroupStats {
     apply(into);
   }
   const GroupCounts& counts(OpId group) const { return counts_[group]; }
+  // Visits the group's external inputs (distinct producers outside it; one op's: its producers row).
+  template <typename Visit>
+  void inputs_of(OpId group, Visit&& visit) const {
+    for_each_input(group, visit);
+  }
 
  private:
   template <typename Find>

@@ -50,11 +50,31 @@ class StrategyGrouper {
     if (rules_.recompute != Recompute::none) {
       recompute(RecomputeInput{g_, producers_, consumers_, order_, options_, heavy_}, result);
     }
+    if (options_.strategy == "xla-classic") describe(result);
     return result;
   }
 
  private:
   OpId find(OpId x) { return groups_.find(x); }
+
+  // xla-classic: what formed each multi-op group, in XLA's classic words (instruction fusion).
+  void describe(Grouping& result) {
+    std::vector<std::int64_t> ops(g_.size(), 0), copies(g_.size(), 0);
+    for (OpId rep : result.representative)
+      if (rep >= 0) ++ops[rep];
+    for (const auto& [op, rep] : result.copies) ++copies[rep];
+    for (std::size_t x = 0; x < g_.size(); ++x) {
+      const OpId rep = static_cast<OpId>(x);
+      if (result.representative[x] != rep || ops[x] + copies[x] < 2) continue;
+      const OpId h = heavy_[find(rep)];
+      std::string text = h >= 0 && is_reduction_kind(g_.op(h).kind) ? "instruction fusion: input fusion into " +
+                                                                          std::string(to_string(g_.op(h).kind))
+                                                                    : std::string("instruction fusion: loop fusion");
+      text += ", " + std::to_string(ops[x] + copies[x]) + " ops";
+      if (copies[x] > 0) text += ", " + std::to_string(copies[x]) + " duplicated";
+      result.rules.emplace_back(rep, std::move(text));
+    }
+  }
   auto finder() { return [this](OpId x) { return groups_.find(x); }; }
 
   void vertical(std::vector<EdgeReason>& all_reasons) {

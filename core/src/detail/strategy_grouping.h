@@ -15,6 +15,7 @@
 //     budget, so a merge whose check would be long is skipped (safe, never a cycle).
 //  3. Recompute (rules.recompute): a cheap producer read by other groups is copied into them when that
 //     moves fewer bytes and, with refuse_unprofitable, takes less time (recompute.h states the exact rule).
+// Under `xla-classic` each multi-op group is described in XLA's classic words (Grouping::rules).
 // Cost: as grouping.h for pass 1, plus O(size of the smaller group) per group-rule check; pass 2 does at
 // most 16 candidates per op with bounded checks; pass 3 is linear in the edges. Nothing recurses.
 #pragma once

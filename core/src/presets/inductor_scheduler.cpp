@@ -1,14 +1,16 @@
 // inductor_scheduler.cpp — the `inductor` strategy: TorchInductor's Scheduler.fuse_nodes
 // (pytorch/pytorch torch/_inductor/scheduler.py) over the scheduler graph of inductor_nodes.h.
 //
-// Rounds (at most 10, until one fuses nothing), each as fuse_nodes_once:
+// Rounds (at most 10, until one fuses nothing), each as fuse_nodes_once (after the first, only pairs with a
+// fused node that changed in the round before; the others would be refused again):
 //  1. Candidates (get_possible_fusions): for every buffer, the fused nodes that write or read it, in node
 //     order; each is paired with the next 64 (max_fusion_buffer_group_pairwise_attempts).
 //  2. Ranked by score_fusion, highest first: shared memory > 0, both or neither a reduction (with shared
 //     memory), the bytes of the buffers both access (score_fusion_memory), then proximity (minus the
 //     larger distance between the two nodes' order ranges). Ties keep the candidate order.
 //  3. Each pair, as the fused nodes it now belongs to, is fused when can_fuse holds and the fusion makes
-//     no cycle (will_fusion_create_cycle; the exact check of detail/group_graph.h):
+//     no cycle (will_fusion_create_cycle; the exact check of detail/group_graph.h, which gives up after 1024
+//     steps, or 256 for two nodes that only share a read, and then skips the fusion):
 //     - neither is an extern or own kernel; same region; at most max_group_ops scheduler nodes together
 //       (max_fusion_size); they share memory (no aggressive_fusion);
 //     - iteration ranges (codegen/simd.py can_fuse): two reductions need equal (numel, rnumel); two
@@ -30,6 +32,9 @@ namespace {
 
 constexpr std::size_t kPairwiseAttempts = 64;  // config.max_fusion_buffer_group_pairwise_attempts
 constexpr int kMaxRounds = 10;
+// Walk steps one fusion's cycle check may spend before the fusion is skipped (safe: never a cycle).
+constexpr std::uint64_t kCycleStepBudget = 1024;
+constexpr std::uint64_t kHorizontalStepBudget = 256;  // for two nodes that only share a read
 constexpr std::uint64_t kPersistentReductionMax = 1024;  // rnumel up to which Triton reductions are persistent
 
 struct Candidate {
@@ -37,6 +42,7 @@ struct Candidate {
   bool shared, same_kind;
   std::uint64_t memory;
   std::int64_t proximity;
+  bool vertical;  // found through a buffer one of them writes (else: a shared read)
 };
 
 struct FusedNode {
@@ -56,6 +62,11 @@ class Scheduler {
         groups_(s_.graph, consumers_, order_), max_nodes_(in.options.rules.max_group_ops) {
     const std::size_t n = s_.graph.size();
     fused_.resize(n);
+    changed_.assign(n, 0);
+    bytes_.resize(n);
+    for (std::size_t x = 0; x < n; ++x)
+      bytes_[x] = tensor_bytes(s_.graph.op(static_cast<OpId>(x)).shape, s_.graph.op(static_cast<OpId>(x)).dtype_bytes)
+                      .value_or(0);
     for (std::size_t x = 0; x < n; ++x) {
       FusedNode& f = fused_[x];
       const InductorNode kind = s_.node[x];
@@ -87,10 +98,7 @@ class Scheduler {
     return !s_.graph.op(rep).is_source() && kind != InductorNode::own_kernel;
   }
 
-  std::uint64_t bytes(OpId buffer) const {
-    const FusionOp& op = s_.graph.op(buffer);
-    return tensor_bytes(op.shape, op.dtype_bytes).value_or(0);
-  }
+  std::uint64_t bytes(OpId buffer) const { return bytes_[buffer]; }
 
   std::uint64_t memory_score(OpId a, OpId b) const {
     const auto& x = fused_[a].buffers;
@@ -104,11 +112,16 @@ class Scheduler {
   }
 
   std::vector<Candidate> candidates() {
-    std::vector<std::pair<OpId, OpId>> pairs;
+    struct Pair {
+      OpId a, b;
+      bool vertical;  // one of them writes the shared buffer
+    };
+    std::vector<Pair> pairs;
     std::vector<OpId> accessors;
     for (std::size_t b = 0; b < s_.graph.size(); ++b) {
       accessors.clear();
-      if (fusible(static_cast<OpId>(b))) accessors.push_back(groups_.find(static_cast<OpId>(b)));
+      const OpId writer = fusible(static_cast<OpId>(b)) ? groups_.find(static_cast<OpId>(b)) : -1;
+      if (writer >= 0) accessors.push_back(writer);
       for (auto c = consumers_.begin(static_cast<OpId>(b)); c != consumers_.end(static_cast<OpId>(b)); ++c)
         if (fusible(*c)) accessors.push_back(groups_.find(*c));
       std::sort(accessors.begin(), accessors.end(),
@@ -116,22 +129,25 @@ class Scheduler {
       accessors.erase(std::unique(accessors.begin(), accessors.end()), accessors.end());
       for (std::size_t i = 0; i < accessors.size(); ++i)
         for (std::size_t j = i + 1; j < accessors.size() && j <= i + kPairwiseAttempts; ++j)
-          pairs.emplace_back(accessors[i], accessors[j]);
+          if (changed_[accessors[i]] == round_ || changed_[accessors[j]] == round_)
+            pairs.push_back({accessors[i], accessors[j], accessors[i] == writer || accessors[j] == writer});
     }
-    std::sort(pairs.begin(), pairs.end(), [&](const auto& l, const auto& r) {
-      return std::pair(fused_[l.first].min_order, fused_[l.second].min_order) <
-             std::pair(fused_[r.first].min_order, fused_[r.second].min_order);
-    });
-    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    std::sort(pairs.begin(), pairs.end(), [&](const Pair& l, const Pair& r) {
+      return std::tuple(fused_[l.a].min_order, fused_[l.b].min_order, !l.vertical) <
+             std::tuple(fused_[r.a].min_order, fused_[r.b].min_order, !r.vertical);
+    });  // a pair found both ways keeps its vertical entry
+    pairs.erase(std::unique(pairs.begin(), pairs.end(), [](const Pair& l, const Pair& r) { return l.a == r.a && l.b == r.b; }),
+                pairs.end());
     std::vector<Candidate> out;
     out.reserve(pairs.size());
-    for (const auto& [a, b] : pairs) {
+    for (const auto& [a, b, vertical] : pairs) {
+      if (refusal(a, b) != EdgeReason::none) continue;  // refused now; a later round tries it again if either changes
       const std::uint64_t memory = memory_score(a, b);
       const FusedNode& x = fused_[a];
       const FusedNode& y = fused_[b];
       const std::int64_t proximity = -std::max(std::abs(std::int64_t{x.min_order} - y.max_order),
                                                std::abs(std::int64_t{y.min_order} - x.max_order));
-      out.push_back({a, b, memory > 0, memory > 0 && x.reduction == y.reduction, memory, proximity});
+      out.push_back({a, b, memory > 0, memory > 0 && x.reduction == y.reduction, memory, proximity, vertical});
     }
     std::stable_sort(out.begin(), out.end(), [](const Candidate& l, const Candidate& r) {
       return std::tuple(l.shared, l.same_kind, l.memory, l.proximity) >
@@ -140,14 +156,20 @@ class Scheduler {
     return out;
   }
 
+  // One round. Pairs of fused nodes that both came through the last round unchanged are not tried again:
+  // the same checks would refuse them again (a cycle through a third node stays a cycle when that node merges).
   bool fuse_once() {
+    const std::vector<Candidate> list = candidates();
+    ++round_;
     bool changed = false;
-    for (const Candidate& c : candidates()) {
+    for (const Candidate& c : list) {
       OpId a = groups_.find(c.a), b = groups_.find(c.b);
       if (a == b || refusal(a, b) != EdgeReason::none) continue;
       if (groups_.order_label(a) > groups_.order_label(b)) std::swap(a, b);
-      if (!groups_.merge_if_acyclic(a, b)) continue;
-      absorb(groups_.find(a), a == groups_.find(a) ? b : a);
+      if (!groups_.merge_if_acyclic(a, b, c.vertical ? kCycleStepBudget : kHorizontalStepBudget)) continue;
+      const OpId into = groups_.find(a);
+      absorb(into, a == into ? b : a);
+      changed_[into] = round_;
       changed = true;
     }
     return changed;
@@ -182,8 +204,7 @@ class Scheduler {
     if (fused_[a].template_op >= 0 && !template_fits(a, b)) return EdgeReason::barrier_producer;
     if (fused_[b].template_op >= 0 && !template_fits(b, a)) return EdgeReason::barrier_producer;
     if (!ranges_fit(fused_[a], fused_[b])) return EdgeReason::range;
-    if (memory_score(a, b) == 0) return EdgeReason::cycle;  // never asked along an edge: edges share memory
-    return EdgeReason::none;
+    return EdgeReason::none;  // (candidates share a buffer by construction, so they share memory)
   }
 
   void absorb(OpId into, OpId from) {
@@ -211,6 +232,9 @@ class Scheduler {
   detail::GroupGraph groups_;
   std::int64_t max_nodes_;
   std::vector<FusedNode> fused_;  // per representative (scheduler id)
+  std::vector<std::int32_t> changed_;  // per representative: the last round that fused it (0: the start)
+  std::int32_t round_ = 0;
+  std::vector<std::uint64_t> bytes_;   // per scheduler node: its buffer's bytes
 };
 
 std::string Scheduler::describe(OpId rep, std::size_t reductions, std::size_t inlined) const {

@@ -93,15 +93,12 @@ bool XlaFusionGraph::same_space(OpId a, OpId b) const {
   return x.role != Role::reduction || y.role != Role::reduction || x.reduced == y.reduced;
 }
 
+// An edge between the groups: one reads a member of the other (their external inputs, kept by the stats).
 bool XlaFusionGraph::connected(OpId a, OpId b) {
-  if (members_[a].size() > members_[b].size()) std::swap(a, b);
-  for (OpId node : members_[a]) {
-    for (auto it = producers_.begin(node); it != producers_.end(node); ++it)
-      if (find(*it) == b) return true;
-    for (auto it = consumers_.begin(node); it != consumers_.end(node); ++it)
-      if (find(*it) == b) return true;
-  }
-  return false;
+  bool found = false;
+  stats_.inputs_of(a, [&](OpId x) { found = found || find(x) == b; });
+  if (!found) stats_.inputs_of(b, [&](OpId x) { found = found || find(x) == a; });
+  return found;
 }
 
 bool XlaFusionGraph::shares_operand(OpId a, OpId b) {

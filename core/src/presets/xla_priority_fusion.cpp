@@ -19,14 +19,15 @@ namespace {
 constexpr std::size_t kMaxConsumers = 64;
 
 // A max-heap of ops by key, one entry per op, with its position kept so that a key can change in place.
+// Keys live in the heap's own array, next to their op, for locality.
 class IndexedHeap {
  public:
   using Key = std::pair<double, std::int64_t>;  // (priority, minus the op's place in the order)
-  explicit IndexedHeap(std::size_t n) : at_(n, -1), key_(n) {}
+  explicit IndexedHeap(std::size_t n) : at_(n, -1) {}
 
   bool empty() const { return items_.empty(); }
   bool contains(OpId x) const { return at_[x] >= 0; }
-  OpId top() const { return items_.front(); }
+  OpId top() const { return items_.front().op; }
 
   // While building, set() only appends; ending the build orders everything at once.
   void reserve_build(bool on) {
@@ -36,10 +37,11 @@ class IndexedHeap {
   }
 
   void set(OpId x, Key key) {
-    key_[x] = key;
     if (at_[x] < 0) {
       at_[x] = static_cast<std::int64_t>(items_.size());
-      items_.push_back(x);
+      items_.push_back({key, x});
+    } else {
+      items_[static_cast<std::size_t>(at_[x])].key = key;
     }
     if (building_) return;
     up(static_cast<std::size_t>(at_[x]));
@@ -49,36 +51,41 @@ class IndexedHeap {
   void erase(OpId x) {
     if (at_[x] < 0) return;
     const std::size_t i = static_cast<std::size_t>(at_[x]);
-    place(i, items_.back());
+    const Item last = items_.back();
     items_.pop_back();
     at_[x] = -1;
     if (i < items_.size()) {
+      place(i, last);
       up(i);
-      down(i);
+      down(static_cast<std::size_t>(at_[last.op]));
     }
   }
 
  private:
-  bool above(OpId a, OpId b) const { return key_[a] > key_[b]; }
-  void place(std::size_t i, OpId x) {
-    items_[i] = x;
-    at_[x] = static_cast<std::int64_t>(i);
+  struct Item {
+    Key key;
+    OpId op;
+  };
+  void place(std::size_t i, const Item& item) {
+    items_[i] = item;
+    at_[item.op] = static_cast<std::int64_t>(i);
   }
   void up(std::size_t i) {
-    const OpId x = items_[i];
-    while (i > 0 && above(x, items_[(i - 1) / 2])) {
+    const Item x = items_[i];
+    while (i > 0 && x.key > items_[(i - 1) / 2].key) {
       place(i, items_[(i - 1) / 2]);
       i = (i - 1) / 2;
     }
     place(i, x);
   }
   void down(std::size_t i) {
-    const OpId x = items_[i];
+    const Item x = items_[i];
     for (;;) {
       std::size_t best = i;
+      const Key* best_key = &x.key;
       const std::size_t l = 2 * i + 1, r = l + 1;
-      if (l < items_.size() && above(items_[l], x)) best = l;
-      if (r < items_.size() && above(items_[r], best == i ? x : items_[best])) best = r;
+      if (l < items_.size() && items_[l].key > *best_key) best = l, best_key = &items_[l].key;
+      if (r < items_.size() && items_[r].key > *best_key) best = r;
       if (best == i) break;
       place(i, items_[best]);
       i = best;
@@ -86,10 +93,9 @@ class IndexedHeap {
     place(i, x);
   }
 
-  std::vector<OpId> items_;
+  std::vector<Item> items_;
   std::vector<std::int64_t> at_;  // per op: index in items_, -1 when absent
   bool building_ = false;
-  std::vector<Key> key_;
 };
 
 struct Refusal {
@@ -114,6 +120,7 @@ class PriorityFusion {
     reduction_.assign(n, -1);
     elementwise_.assign(n, 0);
     content_.assign(n, 0);
+    input_mark_.assign(n, 0);
     terms_.resize(n);
     position_.assign(n, 0);
     refusal_.assign(n, {});
@@ -203,18 +210,28 @@ class PriorityFusion {
     }
   }
 
-  // The consumer's kernel time with P fused in, and its operand count: C's inputs without P, plus those of
-  // P's that C does not read yet (binary searches in C's sorted list; C's input bytes are kept summed).
+  // Marks P's inputs (for fused_time), once per priority computation that needs it.
+  void mark_inputs(OpId p) {
+    if (marked_ == p) return;
+    marked_ = p;
+    if (++mark_stamp_ == 0) std::fill(input_mark_.begin(), input_mark_.end(), 0), mark_stamp_ = 1;
+    for (OpId i : inputs_[p]) input_mark_[i] = mark_stamp_;
+  }
+
+  // The consumer's kernel time with P fused in, and its operand count: C's inputs without P, plus P's inputs
+  // that C does not read yet. Walks C's inputs once against P's marked ones (both input byte sums are kept).
   std::pair<double, std::int64_t> fused_time(OpId c, OpId p) const {
-    const auto& mine = inputs_[c];
-    const bool reads_p = std::binary_search(mine.begin(), mine.end(), p);
-    std::uint64_t total = detail::saturating_add(bytes(c), input_bytes_[c] - (reads_p ? bytes(p) : 0));
-    std::int64_t operands = 1 + static_cast<std::int64_t>(mine.size()) - (reads_p ? 1 : 0);
-    for (OpId i : inputs_[p])
-      if (i != p && !std::binary_search(mine.begin(), mine.end(), i)) {
-        total = detail::saturating_add(total, bytes(i));
-        ++operands;
-      }
+    bool reads_p = false;
+    std::uint64_t shared = 0;
+    std::int64_t both = 0;
+    for (OpId i : inputs_[c]) {
+      reads_p = reads_p || i == p;
+      if (input_mark_[i] == mark_stamp_) shared += bytes(i), ++both;
+    }
+    const std::uint64_t total = detail::saturating_add(
+        detail::saturating_add(bytes(c), input_bytes_[c] - (reads_p ? bytes(p) : 0)), input_bytes_[p] - shared);
+    const std::int64_t operands = 1 + static_cast<std::int64_t>(inputs_[c].size()) - (reads_p ? 1 : 0) +
+                                  static_cast<std::int64_t>(inputs_[p].size()) - both;
     return {kernel_time_us(total, vector_flops_[c] + vector_flops_[p], matrix_flops_[c] + matrix_flops_[p], hardware_),
             operands};
   }
@@ -254,9 +271,10 @@ class PriorityFusion {
     double unfused, fused;
   };
 
-  Term term(OpId p, OpId c) const {
+  Term term(OpId p, OpId c) {
     Term t{c, content_[c], content_[p], consumer_refusal(p, c), 0, 0, 0};
     if (t.refusal != EdgeReason::none) return t;
+    mark_inputs(p);
     const auto [time, operands] = fused_time(c, p);
     t.operands = operands;
     t.unfused = time_of(c);
@@ -339,6 +357,7 @@ class PriorityFusion {
       merged_inputs(c, p, [&](OpId i) { merged.push_back(i); });
       set_inputs(c, std::move(merged));
       ++content_[c];
+      if (marked_ == c) marked_ = -1;
       vector_flops_[c] += vector_flops_[p];
       matrix_flops_[c] += matrix_flops_[p];
       size_[c] += size_[p];
@@ -438,6 +457,9 @@ class PriorityFusion {
   std::vector<std::int64_t> position_;        // per op: place in the topological order
   std::vector<Refusal> refusal_;
   std::vector<std::uint32_t> touched_;
+  std::vector<std::uint32_t> input_mark_;  // per op: mark_stamp_ when it is an input of marked_
+  std::uint32_t mark_stamp_ = 0;
+  OpId marked_ = -1;                       // whose inputs carry the current stamp
   std::uint32_t mark_ = 0;
 
 };
