@@ -1,7 +1,8 @@
 // peers.test.cpp — replays the peer-derived cases of tests/core/data/peers/<strategy>/*.json.
 //
 // Each case re-states, in our graph JSON, a graph from a compiler's own fusion test (TVM's relay FuseOps
-// tests, XLA's GPU fusion-pass tests, Inductor's byte- and kernel-count tests), names that peer test under
+// tests, XLA's GPU fusion-pass tests — xla-classic keeps the older instruction-fusion ones — Inductor's byte-
+// and kernel-count tests), names that peer test under
 // "peer", and under "expect" gives the grouping the peer asserts, translated through docs/strategies.md:
 // every multi-op group as op names (ops not listed are singletons), optionally the reasons of chosen
 // unfused edges ("producer->consumer"), the kernel count and the fused bytes. A case is planned with its
