@@ -285,8 +285,8 @@ class PriorityFusion {
   // The terms of P's consumers, in consumer order, reusing cached ones whose two ends have not changed.
   const std::vector<Term>& terms(OpId p, const std::vector<OpId>& consumers) {
     std::vector<Term>& cached = terms_[p];
-    std::vector<Term> fresh;
-    fresh.reserve(consumers.size());
+    std::vector<Term>& fresh = fresh_terms_;  // scratch: swapped with the cache below, so capacity is reused
+    fresh.clear();
     std::size_t k = 0;
     for (OpId c : consumers) {
       while (k < cached.size() && cached[k].consumer < c) ++k;
@@ -294,7 +294,7 @@ class PriorityFusion {
                          cached[k].producer_content == content_[p];
       fresh.push_back(valid ? cached[k] : term(p, c));
     }
-    cached = std::move(fresh);
+    std::swap(cached, fresh);
     return cached;
   }
 
@@ -304,7 +304,8 @@ class PriorityFusion {
     if (role == XlaRole::own_kernel || role == XlaRole::scatter) return {0, {EdgeReason::barrier_producer, -1}};
     if (output_[p] || readers_[p].empty()) return {0, {EdgeReason::output, -1}};
     if (readers_[p].size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
-    const std::vector<OpId> consumers = fused_readers(p);
+    std::vector<OpId>& consumers = priority_consumers_;
+    fused_readers(p, consumers);
     if (consumers.empty()) return {0, {EdgeReason::barrier_consumer, -1}};  // only bitcasts read it
     if (consumers.size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
     if (reduction_[p] >= 0 && consumers.size() != readers_[p].size()) return {0, {EdgeReason::consumers, -1}};
@@ -331,11 +332,10 @@ class PriorityFusion {
   }
 
   // The readers P is fused into: all but bitcasts (CanFuseWithAllNonBitcastUsers).
-  std::vector<OpId> fused_readers(OpId p) const {
-    std::vector<OpId> out;
+  void fused_readers(OpId p, std::vector<OpId>& out) const {
+    out.clear();
     for (OpId c : readers_[p])
       if (!is_bitcast(c)) out.push_back(c);
-    return out;
   }
 
   void push(OpId x) {
@@ -348,7 +348,8 @@ class PriorityFusion {
   }
 
   void fuse(OpId p) {
-    const std::vector<OpId> consumers = fused_readers(p);
+    std::vector<OpId> consumers;
+    fused_readers(p, consumers);
     const bool stays = consumers.size() < readers_[p].size();
     copies_ += size_[p] * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
     for (OpId c : consumers) {
@@ -454,6 +455,8 @@ class PriorityFusion {
   std::vector<char> elementwise_;             // per fusion: every member elementwise, of the root's size
   std::vector<std::uint32_t> content_;        // per fusion: bumped whenever it absorbs a producer
   std::vector<std::vector<Term>> terms_;      // per producer: cached consumer terms, by consumer
+  std::vector<Term> fresh_terms_;             // scratch for terms()
+  std::vector<OpId> priority_consumers_;      // scratch for priority()
   std::vector<std::int64_t> position_;        // per op: place in the topological order
   std::vector<Refusal> refusal_;
   std::vector<std::uint32_t> touched_;
