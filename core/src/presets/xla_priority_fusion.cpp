@@ -147,9 +147,9 @@ class PriorityFusion {
       const FusionOp& op = g_.op(x);
       if (op.is_source()) continue;
       alive_[x] = 1;
-      std::vector<OpId> inputs(in.producers.begin(x), in.producers.end(x));
-      std::sort(inputs.begin(), inputs.end());
-      set_inputs(x, std::move(inputs));
+      inputs_[x].assign(in.producers.begin(x), in.producers.end(x));
+      std::sort(inputs_[x].begin(), inputs_[x].end());
+      count_input_bytes(x);
       readers_[x].assign(in.consumers.begin(x), in.consumers.end(x));
       (uses_matrix_peak(op.kind) ? matrix_flops_ : vector_flops_)[x] = op_flops(g_, x);
       if (role_[x] == XlaRole::reduction) reduction_[x] = x;
@@ -188,8 +188,8 @@ class PriorityFusion {
                           hardware_);
   }
 
-  void set_inputs(OpId x, std::vector<OpId> inputs) {
-    inputs_[x] = std::move(inputs);
+  // Sums the bytes of x's inputs after inputs_[x] changed.
+  void count_input_bytes(OpId x) {
     std::uint64_t total = 0;
     for (OpId i : inputs_[x]) total = detail::saturating_add(total, bytes(i));
     input_bytes_[x] = total;
@@ -348,15 +348,16 @@ class PriorityFusion {
   }
 
   void fuse(OpId p) {
-    std::vector<OpId> consumers;
+    std::vector<OpId>& consumers = fuse_consumers_;  // scratch (push() below uses its own)
     fused_readers(p, consumers);
     const bool stays = consumers.size() < readers_[p].size();
     copies_ += size_[p] * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
     for (OpId c : consumers) {
-      std::vector<OpId> merged;
-      merged.reserve(inputs_[c].size() + inputs_[p].size());
+      std::vector<OpId>& merged = merged_inputs_;  // scratch, swapped with C's list so capacity is reused
+      merged.clear();
       merged_inputs(c, p, [&](OpId i) { merged.push_back(i); });
-      set_inputs(c, std::move(merged));
+      std::swap(inputs_[c], merged);
+      count_input_bytes(c);
       ++content_[c];
       if (marked_ == c) marked_ = -1;
       vector_flops_[c] += vector_flops_[p];
@@ -457,6 +458,7 @@ class PriorityFusion {
   std::vector<std::vector<Term>> terms_;      // per producer: cached consumer terms, by consumer
   std::vector<Term> fresh_terms_;             // scratch for terms()
   std::vector<OpId> priority_consumers_;      // scratch for priority()
+  std::vector<OpId> fuse_consumers_, merged_inputs_;  // scratch for fuse()
   std::vector<std::int64_t> position_;        // per op: place in the topological order
   std::vector<Refusal> refusal_;
   std::vector<std::uint32_t> touched_;
