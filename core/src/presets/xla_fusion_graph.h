@@ -62,7 +62,9 @@ class XlaFusionGraph {
   bool same_space(OpId a, OpId b) const;
   bool connected(OpId a, OpId b);                  // an edge between the two groups
   bool shares_operand(OpId a, OpId b);             // some node read by both groups
-  std::optional<OpId> merge(OpId a, OpId b);       // budget + cycle check; the merged group
+  // Budget + cycle check; the merged group. `unconnected`: no edge joins them (siblings, horizontal), so the
+  // operand budget can refuse early on the larger input count plus both output counts.
+  std::optional<OpId> merge(OpId a, OpId b, bool unconnected);
   void fuse_siblings(OpId parent);
   void fuse_into_consumer(OpId producer);
   void fuse_operands(const std::vector<OpId>& operands);
