@@ -5,8 +5,7 @@
 #include <limits>
 #include <map>
 #include <string>
-#include <queue>
-#include <tuple>
+#include <utility>
 
 #include "detail/saturating.h"
 #include "fusion/hardware.h"
@@ -310,9 +309,9 @@ class PriorityFusion {
     if (consumers.size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
     if (reduction_[p] >= 0 && consumers.size() != readers_[p].size()) return {0, {EdgeReason::consumers, -1}};
     if (reduction_[p] >= 0 && consumers.size() > 1) return {0, {EdgeReason::consumers, -1}};
-    const std::int64_t copies = size_[p] * static_cast<std::int64_t>(consumers.size() - 1 + (consumers.size() < readers_[p].size()));
-    if (copies_ + copies > budget_) return {0, {EdgeReason::limit, -1}};
     const bool stays = consumers.size() < readers_[p].size();  // bitcast readers keep P's kernel
+    const std::int64_t copies = size_[p] * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
+    if (copies_ + copies > budget_) return {0, {EdgeReason::limit, -1}};
     double unfused = stays ? 0 : time_of(p), fused = 0;
     const std::int64_t limit = in_.options.rules.max_group_operands;
     for (const Term& t : terms(p, consumers)) {
@@ -466,7 +465,6 @@ class PriorityFusion {
   std::uint32_t mark_stamp_ = 0;
   OpId marked_ = -1;                       // whose inputs carry the current stamp
   std::uint32_t mark_ = 0;
-
 };
 
 }  // namespace
