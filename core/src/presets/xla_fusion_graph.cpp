@@ -258,6 +258,7 @@ detail::Grouping XlaFusionGraph::grouping() const {
   detail::Grouping out;
   out.representative.assign(n, -1);
   std::vector<std::vector<OpId>> holders(n);  // per op: representatives (op ids) of the groups computing it
+  std::vector<OpId> first_fusion(n, -1);      // per op: the root of the first priority fusion computing it
   auto& groups = const_cast<detail::GroupGraph&>(groups_);
   std::vector<std::int64_t> copies(n, 0);  // per representative op: ops it computes that others compute too
   for (std::size_t node = 0; node < graph_.size(); ++node) {
@@ -267,7 +268,10 @@ detail::Grouping XlaFusionGraph::grouping() const {
       continue;
     }
     const XlaFusion& f = priority_.fusions[fusion_of_[node]];
-    for (OpId x : f.members) holders[x].push_back(root_[rep]);
+    for (OpId x : f.members) {
+      holders[x].push_back(root_[rep]);
+      if (first_fusion[x] < 0) first_fusion[x] = f.root;
+    }
   }
   std::vector<OpId> own(n, -1);  // a live fusion's root belongs to its own group, copies elsewhere
   for (std::size_t node = 0; node < graph_.size(); ++node)
@@ -300,7 +304,31 @@ detail::Grouping XlaFusionGraph::grouping() const {
     if (g.horizontal > 0) text += "; horizontal loop fusion of " + std::to_string(g.horizontal + 1) + " fusions";
     out.rules.emplace_back(root_[node], std::move(text));
   }
+  edge_reasons(holders, first_fusion, out);
   return out;
+}
+
+// The reason of every edge left unfused (xla_pipeline.cpp states the rule): the consumer's group is its owner,
+// or the first group holding a copy of it.
+void XlaFusionGraph::edge_reasons(const std::vector<std::vector<OpId>>& holders, const std::vector<OpId>& first_fusion,
+                                  detail::Grouping& out) const {
+  const FusionGraph& g = in_.graph;
+  out.reasons.assign(in_.producers.ids.size(), EdgeReason::none);
+  for (std::size_t v = 0; v < g.size(); ++v) {
+    if (holders[v].empty()) continue;
+    const OpId group = out.representative[v] >= 0 ? out.representative[v] : holders[v].front();
+    for (auto k = in_.producers.offsets[v]; k < in_.producers.offsets[v + 1]; ++k) {
+      const OpId u = in_.producers.ids[static_cast<std::size_t>(k)];
+      if (std::binary_search(holders[u].begin(), holders[u].end(), group)) continue;
+      EdgeReason& reason = out.reasons[static_cast<std::size_t>(k)];
+      const EdgeReason refused = priority_.refusal[u];
+      if (g.op(u).is_source()) reason = EdgeReason::source;
+      else if (g.op(u).region != g.op(static_cast<OpId>(v)).region) reason = EdgeReason::region;
+      else if (refused == EdgeReason::none) reason = EdgeReason::cycle;
+      else if (priority_.consumer[u] < 0 || priority_.consumer[u] == first_fusion[v]) reason = refused;
+      else reason = EdgeReason::consumers;
+    }
+  }
 }
 
 }  // namespace fusion::presets

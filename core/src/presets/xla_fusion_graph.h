@@ -41,9 +41,8 @@ class XlaFusionGraph {
   void multi_output();
   void horizontal();
 
-  // The final groups over the original ops: representatives, copies and notes (reasons are the caller's).
+  // The final groups over the original ops: representatives, copies, notes and every edge's reason.
   detail::Grouping grouping() const;
-  const PriorityFusionResult& priority() const { return priority_; }
 
  private:
   enum class Role : std::uint8_t { source, loop, reduction, own_kernel };
@@ -65,6 +64,8 @@ class XlaFusionGraph {
   // Budget + cycle check; the merged group. `unconnected`: no edge joins them (siblings, horizontal), so the
   // operand budget can refuse early on the larger input count plus both output counts.
   std::optional<OpId> merge(OpId a, OpId b, bool unconnected);
+  void edge_reasons(const std::vector<std::vector<OpId>>& holders, const std::vector<OpId>& first_fusion,
+                    detail::Grouping& out) const;
   void fuse_siblings(OpId parent);
   void fuse_into_consumer(OpId producer);
   void fuse_operands(const std::vector<OpId>& operands);
