@@ -11,6 +11,7 @@
 #include "classic_rules.h"
 #include "fusion/strategy.h"
 #include "random_graphs.h"
+#include "strategy_graphs.h"
 #include "test_graphs.h"
 
 using namespace fusion;
@@ -24,10 +25,7 @@ FusionPlanner preset(const std::string& name) { return FusionPlanner().with_stra
 
 template <typename Change>
 FusionPlanner with_rule(const std::string& name, Change&& change) {
-  FusionPlanner planner = preset(name);
-  StrategyRules rules = planner.options().rules;
-  change(rules);
-  return planner.with_rules(rules);
+  return with_changed_rules(preset(name), std::forward<Change>(change));
 }
 
 FusionPlanner xla_passes(std::uint8_t passes) {
@@ -39,24 +37,6 @@ const std::string& rule_of(const FusionGraph& g, const FusionPlan& plan, const s
 }
 
 bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-// x[1024,768] @ w[768,768] + b[768] -> relu.
-const char* kMatmulBiasRelu = R"({"ops": [
-  {"name": "x", "kind": "input", "shape": [1024, 768], "dtype": "f32"},
-  {"name": "w", "kind": "input", "shape": [768, 768], "dtype": "f32"},
-  {"name": "b", "kind": "input", "shape": [768], "dtype": "f32"},
-  {"name": "mm", "kind": "matmul", "inputs": ["x", "w"], "shape": [1024, 768], "dtype": "f32"},
-  {"name": "bias", "kind": "add", "inputs": ["mm", "b"], "shape": [1024, 768], "dtype": "f32"},
-  {"name": "act", "kind": "relu", "inputs": ["bias"], "shape": [1024, 768], "dtype": "f32"}]})";
-
-// Softmax written out over rows of x[64,128]: amax, x - max, exp, sum, exp / sum.
-const char* kSoftmax = R"({"ops": [
-  {"name": "x", "kind": "input", "shape": [64, 128], "dtype": "f32"},
-  {"name": "max", "kind": "reduce_max", "inputs": ["x"], "shape": [64, 1], "dtype": "f32"},
-  {"name": "sub", "kind": "sub", "inputs": ["x", "max"], "shape": [64, 128], "dtype": "f32"},
-  {"name": "exp", "kind": "exp", "inputs": ["sub"], "shape": [64, 128], "dtype": "f32"},
-  {"name": "sum", "kind": "reduce_sum", "inputs": ["exp"], "shape": [64, 1], "dtype": "f32"},
-  {"name": "div", "kind": "div", "inputs": ["exp", "sum"], "shape": [64, 128], "dtype": "f32"}]})";
 
 // sum of squares over rows, scaled, square-rooted, then summed again.
 const char* kNorms = R"({"ops": [
@@ -81,14 +61,6 @@ const char* kSharedReductions = R"({"ops": [
   {"name": "n", "kind": "neg", "inputs": ["x"], "shape": [256, 256], "dtype": "f32"},
   {"name": "s", "kind": "reduce_sum", "inputs": ["n"], "shape": [256], "dtype": "f32"},
   {"name": "m", "kind": "reduce_max", "inputs": ["n"], "shape": [256], "dtype": "f32"}]})";
-
-// a and b read x; c reads y; all three are graph outputs of one size.
-const char* kSiblings = R"({"ops": [
-  {"name": "x", "kind": "input", "shape": [1024], "dtype": "f32"},
-  {"name": "a", "kind": "relu", "inputs": ["x"], "shape": [1024], "dtype": "f32"},
-  {"name": "b", "kind": "neg", "inputs": ["x"], "shape": [1024], "dtype": "f32"},
-  {"name": "y", "kind": "input", "shape": [1024], "dtype": "f32"},
-  {"name": "c", "kind": "exp", "inputs": ["y"], "shape": [1024], "dtype": "f32"}]})";
 
 // a is marked output and also read by b.
 const char* kOutputProducer = R"({"ops": [

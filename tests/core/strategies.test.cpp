@@ -8,6 +8,7 @@
 
 #include "classic_rules.h"
 #include "fusion/strategy.h"
+#include "strategy_graphs.h"
 #include "test_graphs.h"
 
 using namespace fusion;
@@ -22,29 +23,8 @@ FusionPlanner preset(const std::string& name) { return FusionPlanner().with_stra
 // The engine under an old rule table (classic_rules.h) with one change.
 template <typename Change>
 FusionPlanner with_rule(const std::string& name, Change&& change) {
-  FusionPlanner planner = engine(name);
-  StrategyRules rules = planner.options().rules;
-  change(rules);
-  return planner.with_rules(rules);
+  return with_changed_rules(engine(name), std::forward<Change>(change));
 }
-
-// x[1024,768] @ w[768,768] + b[768] -> relu: the classic epilogue.
-const char* kMatmulBiasRelu = R"({"ops": [
-  {"name": "x", "kind": "input", "shape": [1024, 768], "dtype": "f32"},
-  {"name": "w", "kind": "input", "shape": [768, 768], "dtype": "f32"},
-  {"name": "b", "kind": "input", "shape": [768], "dtype": "f32"},
-  {"name": "mm", "kind": "matmul", "inputs": ["x", "w"], "shape": [1024, 768], "dtype": "f32"},
-  {"name": "bias", "kind": "add", "inputs": ["mm", "b"], "shape": [1024, 768], "dtype": "f32"},
-  {"name": "act", "kind": "relu", "inputs": ["bias"], "shape": [1024, 768], "dtype": "f32"}]})";
-
-// Softmax written out: max, x - max, exp, sum, exp / sum, over rows of x[64,128].
-const char* kSoftmax = R"({"ops": [
-  {"name": "x", "kind": "input", "shape": [64, 128], "dtype": "f32"},
-  {"name": "max", "kind": "reduce_max", "inputs": ["x"], "shape": [64, 1], "dtype": "f32"},
-  {"name": "sub", "kind": "sub", "inputs": ["x", "max"], "shape": [64, 128], "dtype": "f32"},
-  {"name": "exp", "kind": "exp", "inputs": ["sub"], "shape": [64, 128], "dtype": "f32"},
-  {"name": "sum", "kind": "reduce_sum", "inputs": ["exp"], "shape": [64, 1], "dtype": "f32"},
-  {"name": "div", "kind": "div", "inputs": ["exp", "sum"], "shape": [64, 128], "dtype": "f32"}]})";
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include "classic_rules.h"
 #include "fusion/cost.h"
 #include "fusion/strategy.h"
+#include "strategy_graphs.h"
 #include "test_graphs.h"
 
 using namespace fusion;
@@ -138,13 +139,6 @@ const char* kReshape = R"({"ops": [
   {"name": "a",  "kind": "relu",    "inputs": ["x"], "shape": [4, 8], "dtype": "f32"},
   {"name": "rs", "kind": "reshape", "inputs": ["a"], "shape": [32], "dtype": "f32"},
   {"name": "n",  "kind": "neg",     "inputs": ["rs"], "shape": [32], "dtype": "f32"}]})";
-
-const char* kSiblings = R"({"ops": [
-  {"name": "x", "kind": "input", "shape": [1024], "dtype": "f32"},
-  {"name": "a", "kind": "relu",  "inputs": ["x"], "shape": [1024], "dtype": "f32"},
-  {"name": "b", "kind": "neg",   "inputs": ["x"], "shape": [1024], "dtype": "f32"},
-  {"name": "y", "kind": "input", "shape": [1024], "dtype": "f32"},
-  {"name": "c", "kind": "exp",   "inputs": ["y"], "shape": [1024], "dtype": "f32"}]})";
 
 const char* kDiamond = R"({"ops": [
   {"name": "x", "kind": "input", "shape": [4], "dtype": "f32"},
