@@ -6,7 +6,7 @@
 // build/screenshots/compare-*.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { runCli } from '../wasm/native-cli.mjs';
+import { planWithCli as cli } from '../wasm/native-cli.mjs';
 import { encodeState } from '../../web/src/share/url-state.js';
 import { openSite, openPage, waitForPlan, shot } from './page-helpers.mjs';
 import { EPILOGUE } from './strategy-graphs.mjs';
@@ -20,11 +20,6 @@ after(async () => {
 });
 
 const OPTIONS = { broadcast: true, resident_sources: false };
-const cli = (text, options) => {
-  const run = runCli(text, options);
-  assert.equal(run.status, 0, run.stderr);
-  return JSON.parse(run.stdout);
-};
 const link = (text, compare, options = {}) =>
   `#${encodeState({ example: null, text, options: { ...OPTIONS, ...options }, compare })}`;
 const names = JSON.parse(EPILOGUE).ops.map((o) => o.name);

@@ -7,7 +7,7 @@
 // build/screenshots/rules-*.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { runCli } from '../wasm/native-cli.mjs';
+import { planWithCli as cli } from '../wasm/native-cli.mjs';
 import { encodeState } from '../../web/src/share/url-state.js';
 import { mkdirSync } from 'node:fs';
 import { openSite, openPage, waitForPlan, shot, root } from './page-helpers.mjs';
@@ -22,11 +22,6 @@ after(async () => {
 });
 
 const OPTIONS = { broadcast: true, resident_sources: false };
-const cli = (text, options) => {
-  const run = runCli(text, options);
-  assert.equal(run.status, 0, run.stderr);
-  return JSON.parse(run.stdout);
-};
 const link = (text, options = {}, compare) =>
   `#${encodeState({ example: null, text, options: { ...OPTIONS, ...options }, ...(compare ? { compare } : {}) })}`;
 const names = JSON.parse(SOFTMAX).ops.map((o) => o.name);

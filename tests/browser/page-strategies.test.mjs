@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { readFileSync } from 'node:fs';
-import { runCli } from '../wasm/native-cli.mjs';
+import { planWithCli as cli } from '../wasm/native-cli.mjs';
 import { encodeState } from '../../web/src/share/url-state.js';
 import { cutOffCells, openSite, openPage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
 import { EPILOGUE, SHARED } from './strategy-graphs.mjs';
@@ -19,11 +19,6 @@ after(async () => {
   await site?.close();
 });
 
-const cli = (text, options) => {
-  const run = runCli(text, options);
-  assert.equal(run.status, 0, run.stderr);
-  return JSON.parse(run.stdout);
-};
 const linkTo = (text, options = {}) =>
   `#${encodeState({ example: null, text, options: { broadcast: true, resident_sources: false, ...options } })}`;
 const digits = (s) => s.replace(/[^\d.]/g, '');

@@ -3,8 +3,9 @@
 // runCli(graphText, options) feeds the text on standard input and maps options to the CLI's flags
 // (broadcast: false -> --no-broadcast, resident_sources: true -> --resident-sources, strategy -> --strategy,
 // hardware -> --hardware, rules: {name: value} -> --rule name=VALUE each, VALUE as JSON unless a string).
-// It returns { status, stdout, stderr }. The binary is FUSION_PLAN, else build/native/cli/fusion-plan; runCli
-// throws, naming the build command, when it is missing.
+// It returns { status, stdout, stderr }. planWithCli(graphText, options) returns the plan JSON, parsed, and
+// throws with the CLI's standard error when it exits with another status than 0. The binary is FUSION_PLAN,
+// else build/native/cli/fusion-plan; both throw, naming the build command, when it is missing.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -28,4 +29,10 @@ export function runCli(graphText, options = {}) {
   const run = spawnSync(CLI_PATH, [...cliFlags(options), '-'], { input: graphText, encoding: 'utf8' });
   if (run.error) throw run.error;
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+export function planWithCli(graphText, options = {}) {
+  const run = runCli(graphText, options);
+  if (run.status !== 0) throw new Error(`fusion-plan exited with ${run.status}: ${run.stderr}`);
+  return JSON.parse(run.stdout);
 }
