@@ -93,12 +93,22 @@ bool XlaFusionGraph::same_space(OpId a, OpId b) const {
   return x.role != Role::reduction || y.role != Role::reduction || x.reduced == y.reduced;
 }
 
-// An edge between the groups: one reads a member of the other (their external inputs, kept by the stats).
+// An edge between the groups: the later one in the group order reads a member of the earlier one (its external
+// inputs, kept by the stats; an edge never runs against the order).
 bool XlaFusionGraph::connected(OpId a, OpId b) {
+  if (groups_.order_label(a) > groups_.order_label(b)) std::swap(a, b);
   bool found = false;
-  stats_.inputs_of(a, [&](OpId x) { found = found || find(x) == b; });
-  if (!found) stats_.inputs_of(b, [&](OpId x) { found = found || find(x) == a; });
+  stats_.inputs_of(b, [&](OpId x) { found = found || find(x) == a; });
   return found;
+}
+
+// With no edge between them, every output of either group stays one and their inputs only overlap: the merged
+// group has at least the larger input count plus both output counts as operands.
+bool XlaFusionGraph::over_budget_unconnected(OpId a, OpId b) const {
+  const std::int64_t limit = in_.options.rules.max_group_operands;
+  const detail::GroupCounts& x = stats_.counts(a);
+  const detail::GroupCounts& y = stats_.counts(b);
+  return limit > 0 && std::max(x.inputs, y.inputs) + x.outputs + y.outputs > limit;
 }
 
 bool XlaFusionGraph::shares_operand(OpId a, OpId b) {
@@ -118,11 +128,7 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b, bool unconnected) {
   if (graph_.op(a).region != graph_.op(b).region) return std::nullopt;
   const auto finder = [this](OpId x) { return groups_.find(x); };
   const std::int64_t limit = in_.options.rules.max_group_operands;
-  if (limit > 0 && unconnected) {  // no edge between them: every output stays one, inputs only overlap
-    const detail::GroupCounts& x = stats_.counts(a);
-    const detail::GroupCounts& y = stats_.counts(b);
-    if (std::max(x.inputs, y.inputs) + x.outputs + y.outputs > limit) return std::nullopt;
-  }
+  if (unconnected && over_budget_unconnected(a, b)) return std::nullopt;
   if (limit > 0 && stats_.preview(a, b, finder).operands() > limit) return std::nullopt;
   if (groups_.order_label(a) > groups_.order_label(b)) std::swap(a, b);
   if (!groups_.merge_if_acyclic(a, b, kCycleStepBudget)) return std::nullopt;
@@ -163,7 +169,8 @@ void XlaFusionGraph::fuse_siblings(OpId parent) {
   for (std::size_t i = 0; i < siblings.size(); ++i)
     for (std::size_t j = i + 1; j < siblings.size(); ++j) {
       const OpId a = find(siblings[i]), b = find(siblings[j]);
-      if (a == b || !same_space(a, b) || connected(a, b)) continue;
+      // The budget needs no edge check first: a connected pair is skipped anyway.
+      if (a == b || !same_space(a, b) || over_budget_unconnected(a, b) || connected(a, b)) continue;
       if (const auto merged = merge(a, b, true)) ++info_[*merged].siblings;
     }
 }
@@ -217,7 +224,7 @@ void XlaFusionGraph::fuse_spans(std::vector<OpId> candidates, std::int32_t most,
   for (OpId candidate : candidates) {
     const OpId b = find(candidate);
     const OpId a = open >= 0 ? find(open) : -1;
-    if (a >= 0 && a != b && size < most && fits(a, b) && !connected(a, b))
+    if (a >= 0 && a != b && size < most && fits(a, b) && !over_budget_unconnected(a, b) && !connected(a, b))
       if (const auto merged = merge(a, b, true)) {
         ++info_[*merged].horizontal;
         open = *merged;

@@ -60,6 +60,7 @@ class XlaFusionGraph {
   bool fusible(OpId group) const { return info_[group].role == Role::loop || info_[group].role == Role::reduction; }
   bool same_space(OpId a, OpId b) const;
   bool connected(OpId a, OpId b);                  // an edge between the two groups
+  bool over_budget_unconnected(OpId a, OpId b) const;  // surely over max_group_operands if merged, no edge between
   bool shares_operand(OpId a, OpId b);             // some node read by both groups
   // Budget + cycle check; the merged group. `unconnected`: no edge joins them (siblings, horizontal), so the
   // operand budget can refuse early on the larger input count plus both output counts.

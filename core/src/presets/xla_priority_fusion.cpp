@@ -131,6 +131,7 @@ class PriorityFusion {
     kind_.resize(n);
     output_.assign(n, 0);
     stale_.assign(n, 0);
+    blocked_by_.assign(n, -1);
     region_.resize(n);
     std::map<std::string, std::int32_t> regions;
     for (std::size_t x = 0; x < n; ++x) {
@@ -154,6 +155,13 @@ class PriorityFusion {
       if (role_[x] == XlaRole::reduction) reduction_[x] = x;
       elementwise_[x] = is_fusible(op.kind);
     }
+    // A reader that takes no producer never fuses away, and no such reader is ever added: P is refused for good.
+    for (std::size_t x = 0; x < n; ++x)
+      for (OpId c : readers_[x])
+        if (role_[c] == XlaRole::own_kernel && !is_bitcast(c)) {
+          blocked_by_[x] = c;
+          break;
+        }
   }
 
   PriorityFusionResult run() {
@@ -302,6 +310,7 @@ class PriorityFusion {
     const XlaRole role = role_[p];
     if (role == XlaRole::own_kernel || role == XlaRole::scatter) return {0, {EdgeReason::barrier_producer, -1}};
     if (output_[p] || readers_[p].empty()) return {0, {EdgeReason::output, -1}};
+    if (blocked_by_[p] >= 0) return {0, {EdgeReason::barrier_consumer, blocked_by_[p]}};
     if (readers_[p].size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
     std::vector<OpId>& consumers = priority_consumers_;
     fused_readers(p, consumers);
@@ -325,9 +334,10 @@ class PriorityFusion {
     return {unfused - fused, {}};
   }
 
-  // Refusals that nothing later can lift: not fusible as a producer, or a graph output.
+  // Refusals that nothing later can lift: not fusible as a producer, a graph output, or read by a kernel
+  // that takes no producer (such a reader never fuses away).
   bool fixed_refusal(OpId p) const {
-    return role_[p] == XlaRole::own_kernel || role_[p] == XlaRole::scatter || output_[p];
+    return role_[p] == XlaRole::own_kernel || role_[p] == XlaRole::scatter || output_[p] || blocked_by_[p] >= 0;
   }
 
   // The readers P is fused into: all but bitcasts (CanFuseWithAllNonBitcastUsers).
@@ -443,6 +453,7 @@ class PriorityFusion {
   std::vector<OpKind> kind_;
   std::vector<char> output_;                  // per op: a graph output
   std::vector<char> stale_;                   // per producer in the heap: its key may be out of date
+  std::vector<OpId> blocked_by_;              // per op: its first reader that takes no producer, or -1
   std::vector<std::int32_t> region_;          // per op: its region, numbered
   std::vector<char> alive_;                   // per op: a live fusion rooted here
   std::vector<std::vector<OpId>> inputs_;     // per fusion: sources and roots it reads, ascending

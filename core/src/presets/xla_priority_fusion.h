@@ -22,6 +22,8 @@
 // fusion the priorities of the fused consumers and of their producers are computed again (an indexed
 // max-heap, one entry per producer, updated in place; each consumer's part of a priority is cached until the
 // producer or that consumer changes). With the pass off, every op stays a fusion of its own.
+// A producer read by a kernel that takes no producer (own kernel, not a bitcast) is refused at the start
+// and never looked at again: such a reader never fuses away, and none is ever added.
 // Cost: O((n + m) log n) heap work; each priority costs O(consumers x operands).
 #pragma once
 
