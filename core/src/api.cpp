@@ -8,10 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fusion/dims.h"
 #include "fusion/hardware.h"
 #include "fusion/json_io.h"
 #include "fusion/strategy.h"
 #include "fusion/planner.h"
+#include "fusion/sweep.h"
 #include "fusion/verify.h"
 
 namespace fusion::api {
@@ -73,7 +75,9 @@ std::string plan(std::string_view graph_json, std::string_view options_json) {
 std::string validate(std::string_view graph_json) {
   return detail::guard([&] {
     if (auto refused = too_large({{"graph", graph_json}})) return *refused;
-    const Expected<FusionGraph> graph = read_graph_json(graph_json);
+    Expected<FusionGraph> graph = read_graph_json(graph_json);
+    if (!graph) return write_errors_json(graph.errors());
+    if (graph->has_dim_names()) graph = bind_dims(*graph, {});  // at its defaults (docs/design.md §16)
     if (!graph) return write_errors_json(graph.errors());
     if (std::vector<Error> errors = fusion::validate(*graph); !errors.empty()) return write_errors_json(errors);
     std::size_t edges = 0;
@@ -89,10 +93,27 @@ std::string verify(std::string_view graph_json, std::string_view options_json, s
     if (!options) return write_errors_json(options.errors());
     const Expected<FusionGraph> graph = read_graph_json(graph_json);
     if (!graph) return write_errors_json(graph.errors());
-    if (std::vector<Error> errors = fusion::validate(*graph); !errors.empty()) return write_errors_json(errors);
+    const Expected<FusionGraph> bound = graph->has_dim_names() ? bind_dims(*graph, options->dims) : *graph;
+    if (!bound) return write_errors_json(bound.errors());
+    if (std::vector<Error> errors = fusion::validate(*bound); !errors.empty()) return write_errors_json(errors);
     const Expected<FusionPlan> plan = read_plan_json(plan_json);
     if (!plan) return write_errors_json(plan.errors());
     return write_violations_json(verify_plan(*graph, *options, *plan));
+  });
+}
+
+std::string sweep(std::string_view graph_json, std::string_view options_json, std::string_view sweep_json) {
+  return detail::guard([&] {
+    if (auto refused = too_large({{"graph", graph_json}, {"options", options_json}, {"sweep", sweep_json}})) return *refused;
+    const Expected<PlannerOptions> options = read_options_json(options_json);
+    if (!options) return write_errors_json(options.errors());
+    const Expected<SweepSpec> spec = read_sweep_json(sweep_json);
+    if (!spec) return write_errors_json(spec.errors());
+    const Expected<FusionGraph> graph = read_graph_json(graph_json);
+    if (!graph) return write_errors_json(graph.errors());
+    const Expected<SweepResult> result = fusion::sweep(*graph, FusionPlanner(*options), *spec);
+    if (!result) return write_errors_json(result.errors());
+    return write_sweep_json(*result);
   });
 }
 

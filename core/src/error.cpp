@@ -25,6 +25,7 @@ const char* to_string(ErrorCode code) {
     case ErrorCode::unknown_strategy: return "unknown_strategy";
     case ErrorCode::invalid_plan: return "invalid_plan";
     case ErrorCode::input_too_large: return "input_too_large";
+    case ErrorCode::unbound_dim: return "unbound_dim";
   }
   return "invalid_type";
 }
@@ -35,9 +36,9 @@ std::span<const ErrorCode> all_error_codes() {
       E::json_syntax,     E::invalid_type,   E::missing_field,      E::unknown_field,   E::unknown_kind,
       E::unknown_dtype,   E::invalid_dtype_bytes, E::invalid_dimension, E::invalid_name, E::duplicate_name,
       E::unknown_input,   E::source_with_inputs, E::cycle,            E::byte_overflow,   E::invalid_options,
-      E::unknown_strategy, E::invalid_plan,  E::input_too_large,
+      E::unknown_strategy, E::invalid_plan,  E::input_too_large,  E::unbound_dim,
   };
-  static_assert(static_cast<std::size_t>(E::input_too_large) + 1 == kCodes.size(), "list every ErrorCode");
+  static_assert(static_cast<std::size_t>(E::unbound_dim) + 1 == kCodes.size(), "list every ErrorCode");
   return kCodes;
 }
 

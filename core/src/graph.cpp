@@ -5,10 +5,17 @@ namespace fusion {
 
 BuildError::BuildError(Error error) : std::invalid_argument(error.message), error_(std::move(error)) {}
 
-FusionGraph FusionGraph::from_ops(std::vector<FusionOp> ops) {
+FusionGraph FusionGraph::from_ops(std::vector<FusionOp> ops, DimValues dims) {
   FusionGraph graph;
   graph.ops_ = std::move(ops);
+  graph.dims_ = std::move(dims);
   return graph;
+}
+
+bool FusionGraph::has_dim_names() const {
+  for (const FusionOp& op : ops_)
+    if (!op.dim_names.empty()) return true;
+  return false;
 }
 
 OpId FusionGraph::add_op(FusionOp op) {

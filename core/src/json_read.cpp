@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "detail/json_text.h"
+#include "fusion/dims.h"
 #include "fusion/json_io.h"
 
 namespace fusion {
@@ -17,7 +18,7 @@ using detail::make_error;
 
 constexpr std::array<std::string_view, 9> kOpFields = {"name",        "kind",   "inputs", "shape", "dtype",
                                                        "dtype_bytes", "output", "region", "label"};
-constexpr std::array<std::string_view, 4> kTopFields = {"ops", "name", "description", "$schema"};
+constexpr std::array<std::string_view, 5> kTopFields = {"ops", "name", "description", "$schema", "dims"};
 
 template <std::size_t N>
 bool is_one_of(std::string_view key, const std::array<std::string_view, N>& allowed) {
@@ -35,7 +36,7 @@ std::string quoted(std::string_view text) {
 }
 
 // Where the reader is: one frame per open object or array.
-enum class Frame { top, ops, op, inputs, shape, skip };
+enum class Frame { top, ops, op, inputs, shape, dims, skip };
 
 // One scalar JSON value as the handlers see it.
 struct Scalar {
@@ -78,7 +79,7 @@ class GraphSax : public nlohmann::json_sax<json> {
     std::vector<FusionOp> ops;
     ops.reserve(drafts_.size());
     for (OpDraft& d : drafts_) ops.push_back(std::move(d.op));
-    return FusionGraph::from_ops(std::move(ops));
+    return FusionGraph::from_ops(std::move(ops), std::move(dims_));
   }
 
   // --- SAX events ---------------------------------------------------------------------------------
@@ -102,9 +103,15 @@ class GraphSax : public nlohmann::json_sax<json> {
     skip_value_ = false;
     if (frames_.back() == Frame::top) {
       if (!is_one_of(key_, kTopFields)) {
-        add(ErrorCode::unknown_field, "unknown top-level field '" + key_ + "'; a graph has \"ops\"", "/" + key_);
+        add(ErrorCode::unknown_field, "unknown top-level field '" + key_ + "'; a graph has \"ops\" (and \"dims\")",
+            "/" + key_);
       }
-      skip_value_ = key_ != "ops";
+      skip_value_ = key_ != "ops" && key_ != "dims";
+    } else if (frames_.back() == Frame::dims && !is_dim_name(key_)) {
+      add(ErrorCode::invalid_name,
+          "\"dims\" has the key \"" + key_.substr(0, 40) + "\", which is not a dimension name ([A-Za-z_][A-Za-z0-9_]*)",
+          "/dims/" + key_);
+      skip_value_ = true;
     } else if (frames_.back() == Frame::op && !is_one_of(key_, kOpFields)) {
       add_op_error(ErrorCode::unknown_field,
                    "op " + std::to_string(op_index()) + " has an unknown field '" + key_ +
@@ -136,6 +143,12 @@ class GraphSax : public nlohmann::json_sax<json> {
     const std::string what = array ? "a list" : "an object";
     if (parent == Frame::skip || skip_value_) {
       skip_value_ = false;
+      frames_.push_back(Frame::skip);
+    } else if (parent == Frame::top && key_ == "dims") {
+      if (array) add(ErrorCode::invalid_type, "\"dims\" must be an object such as {\"N\": 8}, not a list", "/dims");
+      frames_.push_back(array ? Frame::skip : Frame::dims);
+    } else if (parent == Frame::dims) {
+      dim_value_error(what);
       frames_.push_back(Frame::skip);
     } else if (parent == Frame::top) {  // key "ops"
       saw_ops_ = true;
@@ -186,6 +199,11 @@ class GraphSax : public nlohmann::json_sax<json> {
     const Frame frame = frames_.back();
     if (skip_value_ || frame == Frame::skip) {
       skip_value_ = false;
+    } else if (frame == Frame::top && key_ == "dims") {
+      add(ErrorCode::invalid_type, "\"dims\" must be an object such as {\"N\": 8}, not " + v.describe(), "/dims");
+    } else if (frame == Frame::dims) {
+      if (const auto value = v.count()) dims_[key_] = *value;
+      else dim_value_error(v.describe());
     } else if (frame == Frame::top) {
       saw_ops_ = true;
       add(ErrorCode::invalid_type, "\"ops\" must be a list of ops, not " + v.describe(), "/ops");
@@ -264,10 +282,17 @@ class GraphSax : public nlohmann::json_sax<json> {
     const std::size_t k = element_.back();
     const std::string at = "/" + key_ + "/" + std::to_string(k);
     if (frames_.back() == Frame::shape) {
-      if (auto dim = v.count()) return draft().op.shape.push_back(*dim);
+      FusionOp& op = draft().op;
+      if (auto dim = v.count()) return op.shape.push_back(*dim);
+      if (v.type == Scalar::string && is_dim_name(v.text)) {
+        op.dim_names.resize(op.shape.size());
+        op.dim_names.emplace_back(v.text);
+        return op.shape.push_back(0);  // bound before planning (fusion/dims.h)
+      }
       return add_op_error(ErrorCode::invalid_dimension,
                           "dimension " + std::to_string(k) + " of " + where() + " is " + v.describe() +
-                              "; dimensions must be integers from 0 to 2^53 - 1",
+                              "; a dimension is a whole number from 0 to 2^53 - 1 or a name such as \"N\" "
+                              "([A-Za-z_][A-Za-z0-9_]*)",
                           at);
     }
     OpDraft& d = draft();
@@ -286,6 +311,12 @@ class GraphSax : public nlohmann::json_sax<json> {
     }
   }
 
+  void dim_value_error(const std::string& what) {
+    add(ErrorCode::invalid_dimension,
+        "the value of dimension '" + key_ + "' is " + what + "; it must be a whole number from 0 to 2^53 - 1",
+        "/dims/" + key_);
+  }
+
   void field_type_error(const std::string& what) {
     const std::string expected = key_ == "name" || key_ == "kind" || key_ == "region" || key_ == "label" ? "a string"
                                  : key_ == "output"                                 ? "true or false"
@@ -298,6 +329,7 @@ class GraphSax : public nlohmann::json_sax<json> {
 
   void finish_op() {
     OpDraft& d = draft();
+    if (!d.op.dim_names.empty()) d.op.dim_names.resize(d.op.shape.size());
     const std::string i = std::to_string(op_index());
     if (!d.has_kind) add_op_error(ErrorCode::missing_field, where() + " has no \"kind\" (e.g. \"add\", \"matmul\")", "/kind");
     if (!d.has_shape) add_op_error(ErrorCode::missing_field, where() + " has no \"shape\" (use [] for a scalar)", "/shape");
@@ -359,6 +391,7 @@ class GraphSax : public nlohmann::json_sax<json> {
   bool skip_value_ = false;           // the next value belongs to an ignored or unknown key
   bool saw_ops_ = false;
   std::vector<OpDraft> drafts_;
+  DimValues dims_;  // the graph's "dims": default values of named dimensions
   std::unordered_map<std::string, OpId> first_with_name_;
   std::vector<Error> errors_;
   std::optional<Error> syntax_error_;

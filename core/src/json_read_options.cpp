@@ -1,11 +1,13 @@
-// json_read_options.cpp — the options document: broadcast, resident_sources, strategy, hardware and rule
-// overrides (docs/strategies.md), into resolved PlannerOptions with located errors.
+// json_read_options.cpp — the options document: broadcast, resident_sources, strategy, hardware, rule
+// overrides (docs/strategies.md) and dimension values (docs/design.md §16), into resolved PlannerOptions with
+// located errors.
 //
 // The strategy's preset fills the rules first, then "rules" overrides them one by one, whatever the key
 // order in the text; a rule the strategy does not accept is refused (invalid_options naming both). Unknown strategy or hardware names pass through: the planner reports them.
 #include <nlohmann/json.hpp>
 
 #include "detail/json_text.h"
+#include "fusion/dims.h"
 #include "fusion/json_io.h"
 #include "fusion/strategy.h"
 
@@ -109,6 +111,23 @@ std::optional<Error> read_rules(const json& rules, const std::string& strategy, 
   return std::nullopt;
 }
 
+// "dims": {"N": 8, ...}, values of named dimensions (docs/design.md §16).
+std::optional<Error> read_dims(const json& dims, DimValues& into) {
+  if (!dims.is_object()) return option_error("option 'dims' must be an object such as {\"N\": 8}", "/dims");
+  for (const auto& [name, value] : dims.items()) {
+    if (!is_dim_name(name))
+      return option_error("'" + name.substr(0, 40) + "' in 'dims' is not a dimension name ([A-Za-z_][A-Za-z0-9_]*)",
+                          "/dims/" + name);
+    const bool whole = value.is_number_integer() && (value.is_number_unsigned() || value.get<std::int64_t>() >= 0);
+    if (!whole || value.get<std::uint64_t>() > kMaxExactBytes)
+      return option_error("dimension '" + name + "' is bound to " + value.dump().substr(0, 40) +
+                              "; a value is a whole number from 0 to 2^53 - 1",
+                          "/dims/" + name);
+    into[name] = value.get<std::int64_t>();
+  }
+  return std::nullopt;
+}
+
 std::optional<Error> read_name(const json& value, std::string& into, const std::string& key) {
   if (!value.is_string()) return option_error("option '" + key + "' must be a string", "/" + key);
   into = value.get<std::string>();
@@ -135,9 +154,12 @@ Expected<PlannerOptions> read_options_json(std::string_view text) {
       error = read_name(value, key == "strategy" ? options.strategy : options.hardware, key);
     } else if (key == "rules") {
       rules = &value;
+    } else if (key == "dims") {
+      error = read_dims(value, options.dims);
     } else {
-      error = option_error("unknown option '" + key + "'; options are broadcast, resident_sources, strategy, hardware and rules",
-                           "/" + key);
+      error = option_error(
+          "unknown option '" + key + "'; options are broadcast, resident_sources, strategy, hardware, rules and dims",
+          "/" + key);
     }
     if (error) return *error;
   }
@@ -145,6 +167,32 @@ Expected<PlannerOptions> read_options_json(std::string_view text) {
   if (rules)
     if (auto error = read_rules(*rules, options.strategy, options.rules)) return *error;
   return options;
+}
+
+Expected<SweepSpec> read_sweep_json(std::string_view text) {
+  Expected<json> doc = detail::parse_text(text);
+  if (!doc) return doc.errors();
+  const auto error = [](const std::string& message, const std::string& field) {
+    return make_error(ErrorCode::invalid_options, message, "/sweep" + field);
+  };
+  if (!doc->is_object()) return error("a sweep is an object such as {\"dim\": \"N\", \"from\": 1, \"to\": 4096}", "");
+  SweepSpec spec;
+  bool has_dim = false;
+  for (const auto& [key, value] : doc->items()) {
+    if (key == "dim") {
+      if (!value.is_string()) return error("the swept \"dim\" must be a dimension name", "/dim");
+      spec.dim = value.get<std::string>();
+      has_dim = true;
+    } else if (key == "from" || key == "to" || key == "step") {
+      if (!value.is_number_integer() || value.get<std::int64_t>() < 0)
+        return error("\"" + key + "\" must be a whole number from 0 to 2^53 - 1", "/" + key);
+      (key == "from" ? spec.from : key == "to" ? spec.to : spec.step) = value.get<std::int64_t>();
+    } else {
+      return error("unknown sweep field '" + key + "'; a sweep has dim, from, to and step", "/" + key);
+    }
+  }
+  if (!has_dim) return error("a sweep needs \"dim\", the name to sweep", "/dim");
+  return spec;
 }
 
 }  // namespace fusion

@@ -51,6 +51,26 @@ class PlanFields {
     if (v && !v->is_boolean()) fail(path + "/" + key, "must be true or false");
     return v && v->is_boolean() && v->get<bool>();
   }
+  // A formula (docs/design.md §16): a string, or null when it did not fit; absent is nullopt too.
+  std::optional<std::string> formula(const json& object, const char* key, const std::string& path) {
+    if (!object.is_object() || !object.contains(key)) return std::nullopt;
+    const json& v = object[key];
+    if (v.is_null()) return std::nullopt;
+    if (!v.is_string()) fail(path + "/" + key, "must be a formula text or null");
+    return v.is_string() ? std::optional(v.get<std::string>()) : std::nullopt;
+  }
+  DimValues dims(const json& object, const char* key, const std::string& path) {
+    DimValues out;
+    const json* v = field(object, key, path);
+    if (!v) return out;
+    if (!v->is_object()) return fail(path + "/" + key, "must be an object of dimension values"), out;
+    for (const auto& [name, value] : v->items()) {
+      if (!value.is_number_integer() || value.get<std::int64_t>() < 0)
+        return fail(path + "/" + key + "/" + name, "must be a non-negative integer"), out;
+      out[name] = value.get<std::int64_t>();
+    }
+    return out;
+  }
   std::vector<std::int32_t> ids(const json& object, const char* key, const std::string& path) {
     std::vector<std::int32_t> out;
     const json* v = field(object, key, path);
@@ -93,6 +113,8 @@ FusionGroup read_group(const json& v, const std::string& path, PlanFields& f) {
   if (v.is_object() && v.contains("time_us")) group.time_us = f.number(v, "time_us", path);
   if (v.is_object() && v.contains("bytes_unfused")) group.bytes_unfused = f.count(v, "bytes_unfused", path);
   if (v.is_object() && v.contains("bytes_saved")) group.bytes_saved = static_cast<std::int64_t>(f.number(v, "bytes_saved", path));
+  group.bytes_read_formula = f.formula(v, "bytes_read_formula", path);
+  group.bytes_written_formula = f.formula(v, "bytes_written_formula", path);
   return group;
 }
 
@@ -165,6 +187,16 @@ Expected<FusionPlan> read_plan_json(std::string_view text) {
   if (root.is_object() && root.contains("time_unfused_us")) plan.time_unfused_us = f.number(root, "time_unfused_us", "");
   if (root.is_object() && root.contains("time_fused_us")) plan.time_fused_us = f.number(root, "time_fused_us", "");
   if (root.is_object() && root.contains("time_speedup")) plan.time_speedup = f.number(root, "time_speedup", "");
+  // Named dimensions (docs/design.md §16): present for graphs that use names.
+  if (root.is_object() && root.contains("dims")) {
+    plan.has_dims = true;
+    plan.dims = f.dims(root, "dims", "");
+    if (root.contains("grouping_independent_of_dims"))
+      plan.grouping_independent_of_dims = f.flag(root, "grouping_independent_of_dims", "");
+    plan.bytes_unfused_formula = f.formula(root, "bytes_unfused_formula", "");
+    plan.bytes_fused_formula = f.formula(root, "bytes_fused_formula", "");
+    plan.bytes_saved_formula = f.formula(root, "bytes_saved_formula", "");
+  }
   if (f.error) return *f.error;
   return plan;
 }

@@ -31,7 +31,27 @@ void append_list(std::string& out, const std::vector<Integer>& values) {
   out += ']';
 }
 
-void append_group(std::string& out, const FusionGroup& group) {
+// ,"key":"text" or ,"key":null (a formula that does not fit, docs/design.md §16).
+void append_formula(std::string& out, std::string_view key, const std::optional<std::string>& formula) {
+  out += ",\"" + std::string(key) + "\":" + (formula ? json(*formula).dump() : "null");
+}
+
+void append_dims(std::string& out, const DimValues& dims) {
+  out += '{';
+  for (const auto& [name, value] : dims) {
+    out += (out.back() == '{' ? "" : ",") + json(name).dump() + ':';
+    append_number(out, value);
+  }
+  out += '}';
+}
+
+void append_warnings(std::string& out, const std::vector<PlanWarning>& warnings) {
+  json list = json::array();
+  for (const PlanWarning& w : warnings) list.push_back({{"code", w.code}, {"message", w.message}, {"path", w.path}});
+  out += ",\"warnings\":" + list.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+void append_group(std::string& out, const FusionGroup& group, bool has_dims) {
   out += "{\"id\":";
   append_number(out, group.id);
   out += ",\"ops\":";
@@ -44,6 +64,10 @@ void append_group(std::string& out, const FusionGroup& group) {
   append_number(out, group.bytes_read);
   out += ",\"bytes_written\":";
   append_number(out, group.bytes_written);
+  if (has_dims) {
+    append_formula(out, "bytes_read_formula", group.bytes_read_formula);
+    append_formula(out, "bytes_written_formula", group.bytes_written_formula);
+  }
   out += ",\"recomputed\":";
   append_list(out, group.recomputed);
   out += ",\"label\":" + json(group.label).dump();
@@ -128,15 +152,31 @@ std::string write_plan_json(const FusionPlan& plan) {
   out += ",\"strategy\":" + json(plan.options.strategy).dump();
   out += ",\"hardware\":" + json(plan.options.hardware).dump() + ",\"rules\":";
   append_rules(out, plan.options.rules, plan.options.strategy);
-  out += "},\"groups\":[";
+  if (!plan.options.dims.empty()) {
+    out += ",\"dims\":";
+    append_dims(out, plan.options.dims);
+  }
+  out += '}';
+  if (plan.has_dims) {
+    out += ",\"dims\":";
+    append_dims(out, plan.dims);
+    out += plan.grouping_independent_of_dims ? ",\"grouping_independent_of_dims\":true"
+                                             : ",\"grouping_independent_of_dims\":false";
+  }
+  out += ",\"groups\":[";
   for (std::size_t i = 0; i < plan.groups.size(); ++i) {
     if (i) out += ',';
-    append_group(out, plan.groups[i]);
+    append_group(out, plan.groups[i], plan.has_dims);
   }
   out += "],\"op_group\":";
   append_list(out, plan.op_group);
   out += ",\"bytes_unfused\":" + std::to_string(plan.bytes_unfused);
   out += ",\"bytes_fused\":" + std::to_string(plan.bytes_fused);
+  if (plan.has_dims) {
+    append_formula(out, "bytes_unfused_formula", plan.bytes_unfused_formula);
+    append_formula(out, "bytes_fused_formula", plan.bytes_fused_formula);
+    append_formula(out, "bytes_saved_formula", plan.bytes_saved_formula);
+  }
   out += ",\"speedup_estimate\":" + json(plan.speedup_estimate).dump();
   out += ",\"kernels_unfused\":" + std::to_string(plan.kernels_unfused);
   out += ",\"kernels_fused\":" + std::to_string(plan.kernels_fused);
@@ -152,8 +192,34 @@ std::string write_plan_json(const FusionPlan& plan) {
     if (i) out += ',';
     append_edge(out, plan.edges[i]);
   }
-  out += "]}";
+  out += ']';
+  if (plan.has_dims || !plan.warnings.empty()) append_warnings(out, plan.warnings);
+  out += '}';
   return out;
+}
+
+std::string write_sweep_json(const SweepResult& result) {
+  std::string out = "{\"ok\":true,\"dim\":" + json(result.dim).dump() + ",\"rows\":[";
+  for (std::size_t i = 0; i < result.rows.size(); ++i) {
+    const SweepRow& r = result.rows[i];
+    out += i ? ",{\"value\":" : "{\"value\":";
+    append_number(out, r.value);
+    out += ",\"bytes_unfused\":" + std::to_string(r.bytes_unfused);
+    out += ",\"bytes_fused\":" + std::to_string(r.bytes_fused);
+    out += ",\"speedup_estimate\":" + json(r.speedup_estimate).dump();
+    out += ",\"time_unfused_us\":" + json(r.time_unfused_us).dump();
+    out += ",\"time_fused_us\":" + json(r.time_fused_us).dump();
+    out += ",\"time_speedup\":" + json(r.time_speedup).dump();
+    out += ",\"kernels_fused\":" + std::to_string(r.kernels_fused);
+    out += r.changed ? ",\"changed\":true}" : ",\"changed\":false}";
+  }
+  out += "],\"changes\":[";
+  for (std::size_t i = 0; i < result.changes.size(); ++i) {
+    const SweepChange& c = result.changes[i];
+    out += (i ? ",{\"at\":" : "{\"at\":") + std::to_string(c.at) + ",\"kernels_before\":" +
+           std::to_string(c.kernels_before) + ",\"kernels_after\":" + std::to_string(c.kernels_after) + "}";
+  }
+  return out + "]}";
 }
 
 std::string write_rules_json(const StrategyRules& rules, std::string_view strategy) {

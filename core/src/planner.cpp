@@ -6,12 +6,14 @@
 #include <queue>
 #include <utility>
 
+#include "detail/dim_formulas.h"
 #include "detail/grouping.h"
 #include "detail/internal_check.h"
 #include "detail/strategy_grouping.h"
 #include "detail/topology.h"
 #include "presets/presets.h"
 #include "fusion/cost.h"
+#include "fusion/dims.h"
 #include "fusion/hardware.h"
 #include "fusion/labels.h"
 #include "fusion/strategy.h"
@@ -152,6 +154,15 @@ std::string joined_names(std::span<const std::string_view> names) {
   return text;
 }
 
+// A warning per binding the graph has no use for (docs/design.md §16).
+std::vector<PlanWarning> unused_dim_warnings(const FusionGraph& graph, const DimValues& dims) {
+  std::vector<PlanWarning> warnings;
+  for (const std::string& name : unused_dims(graph, dims))
+    warnings.push_back({"unused_dim", "the options give dimension '" + name + "' a value, but no shape of the graph uses it",
+                        "/dims/" + name});
+  return warnings;
+}
+
 }  // namespace
 
 bool is_known_strategy(const std::string& name) { return preset_rules(name).has_value(); }
@@ -177,6 +188,15 @@ Expected<FusionPlan> FusionPlanner::plan(const FusionGraph& graph) const {
                  "unknown hardware '" + options_.hardware + "'; the known profiles are " +
                      joined_names(hardware_names()),
                  {}, "/hardware", {}, {}};
+  if (!graph.has_dim_names()) return plan_bound(graph, unused_dim_warnings(graph, options_.dims));
+  Expected<FusionGraph> bound = bind_dims(graph, options_.dims);
+  if (!bound) return bound.errors();
+  Expected<FusionPlan> plan = plan_bound(*bound, unused_dim_warnings(graph, options_.dims));
+  if (plan) detail::describe_dims(*bound, plan.value());
+  return plan;
+}
+
+Expected<FusionPlan> FusionPlanner::plan_bound(const FusionGraph& graph, std::vector<PlanWarning> warnings) const {
   if (std::vector<Error> errors = validate(graph); !errors.empty()) return errors;
 
   const detail::Producers producers = detail::build_producers(graph);
@@ -191,6 +211,7 @@ Expected<FusionPlan> FusionPlanner::plan(const FusionGraph& graph) const {
   record_edges(producers, grouping.reasons, plan);
   price_plan(graph, plan);
   label_groups(graph, plan);
+  plan.warnings = std::move(warnings);
   return plan;
 }
 

@@ -4,6 +4,7 @@
 
 #include "detail/topology.h"
 #include "fusion/cost.h"
+#include "fusion/dims.h"
 #include "fusion/graph.h"
 
 namespace fusion {
@@ -48,9 +49,37 @@ void check_inputs(const FusionGraph& g, OpId id, ErrorList& errors) {
   }
 }
 
+// " (with N = 8, seq = 128)" for a graph bound from names (fusion/dims.h), else "".
+std::string binding_note(const FusionGraph& g) {
+  const std::string binding = describe_binding(g);
+  return binding.empty() ? "" : " (with " + binding + ")";
+}
+
+// dim_names is empty or names each dimension ("" for a number); C++ callers can get it wrong.
+bool check_dim_names(const FusionGraph& g, OpId id, ErrorList& errors) {
+  const FusionOp& op = g.op(id);
+  if (op.dim_names.empty()) return true;
+  if (op.dim_names.size() != op.shape.size()) {
+    errors.add(ErrorCode::invalid_dimension,
+               describe_op(g, id) + " has " + std::to_string(op.dim_names.size()) + " dimension names for " +
+                   std::to_string(op.shape.size()) + " dimensions; give one per dimension (\"\" for a number)",
+               id, op_path(id) + "/shape");
+    return false;
+  }
+  for (std::size_t d = 0; d < op.dim_names.size(); ++d)
+    if (!op.dim_names[d].empty() && !is_dim_name(op.dim_names[d])) {
+      errors.add(ErrorCode::invalid_dimension,
+                 "dimension " + std::to_string(d) + " of " + describe_op(g, id) + " is named '" +
+                     op.dim_names[d].substr(0, 40) + "', which is not a name ([A-Za-z_][A-Za-z0-9_]*)",
+                 id, op_path(id) + "/shape/" + std::to_string(d));
+      return false;
+    }
+  return true;
+}
+
 void check_shape_and_dtype(const FusionGraph& g, OpId id, ErrorList& errors) {
   const FusionOp& op = g.op(id);
-  bool dims_ok = true;
+  bool dims_ok = check_dim_names(g, id, errors);
   for (std::size_t d = 0; d < op.shape.size(); ++d) {
     const std::int64_t dim = op.shape[d];
     if (dim < 0 || static_cast<std::uint64_t>(dim) > kMaxExactBytes) {
@@ -71,7 +100,8 @@ void check_shape_and_dtype(const FusionGraph& g, OpId id, ErrorList& errors) {
   if (dims_ok && !tensor_bytes(op.shape, op.dtype_bytes))
     errors.add(ErrorCode::byte_overflow,
                "the output of " + describe_op(g, id) + " (" + shape_to_string(op.shape) + " x " +
-                   std::to_string(op.dtype_bytes) + " bytes) exceeds 2^53 - 1 bytes, the largest exact count",
+                   std::to_string(op.dtype_bytes) + " bytes)" + (op.dim_names.empty() ? "" : binding_note(g)) +
+                   " exceeds 2^53 - 1 bytes, the largest exact count",
                id, op_path(id) + "/shape");
 }
 
@@ -127,7 +157,8 @@ std::vector<Error> validate(const FusionGraph& g) {
   if (!errors.empty()) return errors.take();
   if (!unfused_bytes(g, /*resident_sources=*/false))
     errors.add(ErrorCode::byte_overflow,
-               "the graph moves more than 2^53 - 1 bytes in total, the largest exact count; use smaller shapes",
+               "the graph moves more than 2^53 - 1 bytes in total" + (g.has_dim_names() ? binding_note(g) : "") +
+                   ", the largest exact count; use smaller shapes",
                std::nullopt, "/ops");
   return errors.take();
 }

@@ -3,12 +3,13 @@
 // cannot hide behind shared code. Each stage lives in core/src/verify/ (context.h lists them).
 #include "fusion/verify.h"
 
+#include "fusion/dims.h"
 #include "verify/context.h"
 
 namespace fusion {
+namespace {
 
-std::vector<Violation> verify_plan(const FusionGraph& graph, const PlannerOptions& options,
-                                   const FusionPlan& plan) {
+std::vector<Violation> verify_bound(const FusionGraph& graph, const PlannerOptions& options, const FusionPlan& plan) {
   verifier::Context c(graph, options, plan);
   verifier::collect_edges(c);  // the distinct edges of the graph
   // Who holds each op; the later stages read op_group and the member lists, so stop when they are wrong.
@@ -21,7 +22,17 @@ std::vector<Violation> verify_plan(const FusionGraph& graph, const PlannerOption
   verifier::check_bytes(c);        // inputs, outputs, bytes, totals, kernel counts
   verifier::check_time(c);         // flops and roofline times
   verifier::check_edges(c);        // every edge once, fused flags, fitting reasons
+  verifier::check_formulas(c);     // named dimensions: values and byte formulas
   return std::move(c.out);
+}
+
+}  // namespace
+
+std::vector<Violation> verify_plan(const FusionGraph& graph, const PlannerOptions& options, const FusionPlan& plan) {
+  if (!graph.has_dim_names()) return verify_bound(graph, options, plan);
+  const Expected<FusionGraph> bound = bind_dims(graph, options.dims);  // docs/design.md §16
+  if (!bound) return {{"formulas", "the graph's dimensions cannot be bound: " + bound.errors().front().message, {}, {}}};
+  return verify_bound(*bound, options, plan);
 }
 
 }  // namespace fusion

@@ -91,7 +91,16 @@ TEST_SUITE("error codes") {
   TEST_CASE("invalid_dimension: negative, float, string, huge") {
     for (const char* dim : {"-3", "2.5", "\"8\"", "1e300", "9007199254740992"})
       check_graph_error(std::string(R"({"ops": [{"kind": "input", "shape": [2, )") + dim + R"(], "dtype": "f32"}]})",
-                        {ErrorCode::invalid_dimension, "/ops/0/shape/1", 0, "integers from 0"});
+                        {ErrorCode::invalid_dimension, "/ops/0/shape/1", 0, "whole number from 0"});
+    for (const char* dim : {"\"8\"", "\"2N\"", "\"\"", "\"batch-size\""})  // strings that are not names
+      check_graph_error(std::string(R"({"ops": [{"kind": "input", "shape": [2, )") + dim + R"(], "dtype": "f32"}]})",
+                        {ErrorCode::invalid_dimension, "/ops/0/shape/1", 0, "or a name such as"});
+    check_graph_error(R"({"dims": {"N": -1}, "ops": [{"kind": "input", "shape": ["N"], "dtype": "f32"}]})",
+                      {ErrorCode::invalid_dimension, "/dims/N", {}, "whole number from 0"});
+  }
+  TEST_CASE("invalid_name: a dims key that is not a name") {
+    check_graph_error(R"({"dims": {"2N": 4}, "ops": [{"kind": "input", "shape": [], "dtype": "f32"}]})",
+                      {ErrorCode::invalid_name, "/dims/2N", {}, "not a dimension name"});
   }
   TEST_CASE("invalid_name: an empty name") {
     check_graph_error(R"({"ops": [{"name": "", "kind": "input", "shape": [], "dtype": "f32"}]})",
@@ -134,6 +143,42 @@ TEST_SUITE("error codes") {
     CHECK(unknown.errors().front().message.find("'fast'") != std::string::npos);
     CHECK(read_options_json("[]").errors().front().code == ErrorCode::invalid_options);
     CHECK(read_options_json("  ").ok());
+  }
+  TEST_CASE("unbound_dim: the first use of a name with no value") {
+    const auto graph = read_graph_json(R"({"dims": {"N": 2}, "ops": [
+      {"name": "x", "kind": "input", "shape": ["N", 4], "dtype": "f32"},
+      {"name": "y", "kind": "relu", "inputs": ["x"], "shape": ["N", "seq"], "dtype": "f32"},
+      {"name": "z", "kind": "relu", "inputs": ["y"], "shape": ["N", "seq"], "dtype": "f32"}]})");
+    REQUIRE(graph.ok());
+    const auto plan = FusionPlanner().plan(*graph);
+    REQUIRE_FALSE(plan.ok());
+    REQUIRE(plan.errors().size() == 1);  // one error per name, at its first use
+    const Error& e = plan.errors().front();
+    CHECK(e.code == ErrorCode::unbound_dim);
+    CHECK(e.path == "/ops/1/shape/1");
+    CHECK(e.op == 1);
+    CHECK_MESSAGE(e.message.find("dimension 'seq' has no value: op 1 ('y')") != std::string::npos, e.message);
+    CHECK(FusionPlanner().with_dims({{"seq", 3}}).plan(*graph).ok());
+  }
+  TEST_CASE("invalid_options: dims") {
+    for (const char* bad : {R"({"dims": []})", R"({"dims": {"N": -1}})", R"({"dims": {"N": 1.5}})",
+                            R"({"dims": {"N": "8"}})", R"({"dims": {"N": 9007199254740992}})", R"({"dims": {"a b": 1}})"}) {
+      const auto options = read_options_json(bad);
+      REQUIRE_FALSE(options.ok());
+      CHECK(options.errors().front().code == ErrorCode::invalid_options);
+      CHECK(options.errors().front().path.rfind("/dims", 0) == 0);
+    }
+    CHECK(read_options_json(R"({"dims": {"N": 9007199254740991}})").ok());
+  }
+  TEST_CASE("byte_overflow names the binding") {
+    const auto graph = read_graph_json(R"({"dims": {"N": 2}, "ops": [{"kind": "input", "shape": ["N", 4294967296], "dtype": "f32"}]})");
+    REQUIRE(graph.ok());
+    CHECK(FusionPlanner().plan(*graph).ok());
+    const auto plan = FusionPlanner().with_dims({{"N", 4294967296}}).plan(*graph);
+    REQUIRE_FALSE(plan.ok());
+    CHECK(plan.errors().front().code == ErrorCode::byte_overflow);
+    CHECK(plan.errors().front().path == "/ops/0/shape");
+    CHECK_MESSAGE(plan.errors().front().message.find("with N = 4294967296") != std::string::npos, plan.errors().front().message);
   }
   TEST_CASE("unknown_strategy") {
     const auto options = read_options_json(R"({"strategy": "magic"})");

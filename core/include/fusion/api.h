@@ -43,6 +43,11 @@ std::string validate(std::string_view graph_json);
 // "ok" is false only when the graph, options or plan text cannot be read at all.
 std::string verify(std::string_view graph_json, std::string_view options_json, std::string_view plan_json);
 
+// The plan across one named dimension's values (docs/design.md §16): sweep_json is {"dim": "N", "from": 1,
+// "to": 4096, "step": 0} (step optional, 0 = powers of two). Returns {"ok": true, "dim", "rows": [...],
+// "changes": [...]} or the error object.
+std::string sweep(std::string_view graph_json, std::string_view options_json, std::string_view sweep_json);
+
 // The library version, e.g. "0.1.0".
 std::string version();
 

@@ -40,6 +40,7 @@ enum class ErrorCode {
   unknown_strategy,     // a strategy name the planner does not know
   invalid_plan,         // a plan given to the verifier cannot be read
   input_too_large,      // a text above the API's size cap (api.h)
+  unbound_dim,          // a named dimension with no value (docs/design.md §16)
 };
 
 // The stable lower_snake_case name of a code, as it appears in JSON.

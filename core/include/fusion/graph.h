@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,12 +28,13 @@ using OpId = std::int32_t;
 struct FusionOp {
   OpKind kind = OpKind::input;
   std::vector<OpId> inputs;  // producers, in order; a producer may repeat (x * x)
-  Shape shape;               // output shape; [] is a scalar
+  Shape shape;               // output shape; [] is a scalar (for a named dimension: its bound value)
   std::int64_t dtype_bytes = 4;
   std::string name;          // optional; unique when given
   bool output = false;       // always written to memory, even when only its own group reads it
   std::string region;        // control-flow region ("" = top level); nothing fuses across regions
   std::string label;         // free text for people (e.g. the ONNX op type of an `opaque` op); never planned on
+  std::vector<std::string> dim_names;  // per dimension of shape, its name or "" (docs/design.md §16); empty: no names
 
   bool is_source() const { return inputs.empty(); }
 };
@@ -46,10 +48,14 @@ class BuildError : public std::invalid_argument {
   Error error_;
 };
 
+// Values of named dimensions, by name (docs/design.md §16).
+using DimValues = std::map<std::string, std::int64_t, std::less<>>;
+
 class FusionGraph {
  public:
   FusionGraph() = default;
-  static FusionGraph from_ops(std::vector<FusionOp> ops);
+  // `dims`: the values of named dimensions the graph carries (its defaults; after binding, the values used).
+  static FusionGraph from_ops(std::vector<FusionOp> ops, DimValues dims = {});
 
   // Appends an op and returns its id. Throws BuildError when an input is not an existing op id.
   OpId add_op(FusionOp op);
@@ -59,9 +65,12 @@ class FusionGraph {
   std::size_t size() const { return ops_.size(); }
   const FusionOp& op(OpId id) const { return ops_[static_cast<std::size_t>(id)]; }
   const std::vector<FusionOp>& ops() const { return ops_; }
+  const DimValues& dims() const { return dims_; }
+  bool has_dim_names() const;  // some op's shape names a dimension
 
  private:
   std::vector<FusionOp> ops_;
+  DimValues dims_;
 };
 
 // At most this many errors are collected by validate (the rest are counted in the last message).

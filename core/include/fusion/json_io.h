@@ -19,6 +19,7 @@
 #include "fusion/error.h"
 #include "fusion/graph.h"
 #include "fusion/plan.h"
+#include "fusion/sweep.h"
 #include "fusion/verify.h"
 
 namespace fusion {
@@ -37,7 +38,12 @@ Expected<FusionPlan> read_plan_json(std::string_view text);
 // Bytes per element of a dtype name ("f32" -> 4), or nullopt.
 std::optional<std::int64_t> dtype_size(std::string_view dtype);
 
+// {"dim": "N", "from": 1, "to": 4096, "step": 0} (docs/design.md §16); errors are invalid_options at /sweep/...
+Expected<SweepSpec> read_sweep_json(std::string_view text);
+
 std::string write_plan_json(const FusionPlan& plan);
+// {"ok":true,"dim":"N","rows":[{"value",...,"changed"}],"changes":[{"at","kernels_before","kernels_after"}]}
+std::string write_sweep_json(const SweepResult& result);
 // A rule table as JSON, as it appears under "options"/"rules" in a plan: the rules the strategy accepts
 // (docs/strategies.md).
 std::string write_rules_json(const StrategyRules& rules, std::string_view strategy);

@@ -65,6 +65,17 @@ struct FusionGroup {
   std::uint64_t bytes_unfused = 0;  // what the ops it owns move unfused (op_bytes_unfused summed; an op left only
                                     // as copies counts in the first group that recomputes it)
   std::int64_t bytes_saved = 0;     // bytes_unfused - (bytes_read + bytes_written); sums to the plan's saving
+  // For a graph with named dimensions (docs/design.md §16): bytes_read / bytes_written as polynomials in the
+  // names (fusion/formula.h text), nullopt when a coefficient does not fit.
+  std::optional<std::string> bytes_read_formula, bytes_written_formula;
+};
+
+// Something the caller may want to know that did not stop the plan, e.g. {"unused_dim", "...", "/dims/N"}.
+struct PlanWarning {
+  std::string code;
+  std::string message;
+  std::string path;
+  bool operator==(const PlanWarning&) const = default;
 };
 
 enum class Recompute { none, cheap, all };
@@ -105,6 +116,7 @@ struct PlannerOptions {
   std::string strategy = "seed";  // "seed" (docs/design.md §5-§6), "xla", "xla-classic", "tvm", "inductor"
   std::string hardware = "a100";  // the time model's device profile (fusion/hardware.h)
   StrategyRules rules;            // resolved: the preset's rules with the caller's overrides applied
+  DimValues dims;                 // values of named dimensions, over the graph's defaults (docs/design.md §16)
 };
 
 struct FusionPlan {
@@ -123,6 +135,12 @@ struct FusionPlan {
   double time_unfused_us = 0.0;        // one kernel per non-source op
   double time_fused_us = 0.0;          // one kernel per non-source group
   double time_speedup = 1.0;           // time_unfused_us / time_fused_us, 1.0 when both are 0
+  // Named dimensions (docs/design.md §16), filled when the graph uses names (has_dims).
+  bool has_dims = false;
+  DimValues dims;                      // the values used, by name
+  bool grouping_independent_of_dims = false;  // proven: every value of every name gives this grouping
+  std::optional<std::string> bytes_unfused_formula, bytes_fused_formula, bytes_saved_formula;
+  std::vector<PlanWarning> warnings;   // e.g. unused_dim
 };
 
 }  // namespace fusion

@@ -30,11 +30,16 @@ class FusionPlanner {
   FusionPlanner& with_strategy(std::string name);
   FusionPlanner& with_hardware(std::string name) { options_.hardware = std::move(name); return *this; }
   FusionPlanner& with_rules(StrategyRules rules) { options_.rules = std::move(rules); return *this; }
+  // Values of named dimensions, over the graph's defaults (docs/design.md §16).
+  FusionPlanner& with_dims(DimValues dims) { options_.dims = std::move(dims); return *this; }
   const PlannerOptions& options() const { return options_; }
 
+  // A graph with named dimensions is bound first (options().dims over its defaults, fusion/dims.h); the plan then
+  // carries the values, the byte formulas and the warnings of docs/design.md §16.
   Expected<FusionPlan> plan(const FusionGraph& graph) const;
 
  private:
+  Expected<FusionPlan> plan_bound(const FusionGraph& graph, std::vector<PlanWarning> warnings) const;
   PlannerOptions options_;
 };
 

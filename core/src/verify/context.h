@@ -93,6 +93,7 @@ void check_acyclic(Context& c);      // traffic.cpp
 void check_bytes(Context& c);        // traffic.cpp: inputs, outputs, bytes, totals, kernel counts
 void check_time(Context& c);         // time.cpp: flops and the roofline time
 void check_edges(Context& c);        // edges.cpp: the edge list and each reason
+void check_formulas(Context& c);     // formulas.cpp: named dimensions' values and byte formulas
 // procedures.cpp: the compiler procedures' own group checks (run by check_group_kinds for them), why a copy
 // of x is not allowed (nullptr when it is), and the reasons an unfused edge may carry (a bit per reason).
 void check_procedure_groups(Context& c);

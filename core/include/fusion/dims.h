@@ -1,0 +1,37 @@
+// fusion/dims.h — named dimensions (docs/design.md §16): binding names to values before planning.
+//
+// A shape entry may be a name ([A-Za-z_][A-Za-z0-9_]*) instead of a number; FusionOp::dim_names holds the name per
+// dimension ("" for a number) and FusionOp::shape the bound value. `bind_dims` gives every named dimension its
+// value — the override when one is given, else the graph's default — and returns the bound graph, whose dims()
+// are the values used for the names it uses; names stay in dim_names, so formulas can still be written. A name
+// with no value is `unbound_dim` at its first use (in op order, then dimension order). Range checks of the values
+// are the readers' (JSON) or validate's (bytes); a negative value is `invalid_dimension`. Bindings for names the
+// graph does not use are not errors: `unused_dims` lists them, for warnings. Binding is pure and O(ops + dims).
+// Shown by tests/core/dims.test.cpp.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fusion/error.h"
+#include "fusion/graph.h"
+
+namespace fusion {
+
+// Is `text` a dimension name: [A-Za-z_][A-Za-z0-9_]*?
+bool is_dim_name(std::string_view text);
+
+// The names the graph's shapes use, ascending.
+std::vector<std::string> used_dim_names(const FusionGraph& graph);
+
+// The graph with every named dimension set to its value (overrides first, then graph.dims()), or the errors.
+Expected<FusionGraph> bind_dims(const FusionGraph& graph, const DimValues& overrides);
+
+// The names in `overrides` that the graph does not use, ascending.
+std::vector<std::string> unused_dims(const FusionGraph& graph, const DimValues& overrides);
+
+// "N = 8, seq = 128" for the names the graph uses, for messages; "" when it uses none.
+std::string describe_binding(const FusionGraph& bound);
+
+}  // namespace fusion
