@@ -1,7 +1,13 @@
-// bindings.cpp — the embind surface of the planner: five JSON-text functions, nothing else.
+// bindings.cpp — the embind surface of the planner: JSON-text functions, nothing else.
 //
 // Contract: plan(graphJson, optionsJson), validate(graphJson), verify(graphJson, optionsJson, planJson),
-// version() and catalog() return exactly what fusion::api returns, so WASM and the native CLI agree byte for byte.
+// sweep(graphJson, optionsJson, sweepJson), version() and catalog() return exactly what fusion::api returns, so
+// WASM and the native CLI agree byte for byte. Loaded graphs (docs/design.md §13) let a caller re-plan one graph
+// with new options (e.g. new dimension values, §16) without reading its text again: loadGraph(graphJson) reads
+// it once and answers {"ok":true,"handle":N,"ops":M} or the reader's error object; planLoaded(handle, options)
+// and sweepLoaded(handle, options, sweep) answer like plan and sweep; unloadGraph(handle) frees it. An unknown
+// handle answers an invalid_options error. The handles are plain numbers held here, the binding layer (the core
+// keeps no state).
 // fusion::api never throws (every failure, out of memory included, is {"ok": false, "error": ...}); what
 // can still fail outside it, such as embind copying a huge argument string into an exhausted heap, reaches
 // JavaScript as an exception, which wasm/fusion-loader.mjs turns into an error value. Only value types
@@ -9,11 +15,54 @@
 // (wasm/fusion.mjs). Shown by tests/wasm/*.test.mjs.
 #include <emscripten/bind.h>
 
+#include <map>
 #include <string>
 
 #include "fusion/api.h"
+#include "fusion/json_io.h"
 
 namespace {
+
+// The loaded graphs, by handle; handles are never reused.
+std::map<int, fusion::FusionGraph>& loaded_graphs() {
+  static std::map<int, fusion::FusionGraph> graphs;
+  return graphs;
+}
+int next_handle = 1;
+
+std::string unknown_handle(int handle) {
+  return fusion::write_errors_json({fusion::Error{fusion::ErrorCode::invalid_options,
+                                                  "no loaded graph has handle " + std::to_string(handle) +
+                                                      "; load it with loadGraph first",
+                                                  {}, "", {}, {}}});
+}
+
+std::string load_graph(const std::string& graph) {
+  return fusion::api::detail::guard([&] {
+    fusion::Expected<fusion::FusionGraph> read = fusion::read_graph_json(graph);
+    if (!read) return fusion::write_errors_json(read.errors());
+    const int handle = next_handle++;
+    const std::size_t ops = read->size();
+    loaded_graphs().emplace(handle, std::move(read).value());
+    return "{\"ok\":true,\"handle\":" + std::to_string(handle) + ",\"ops\":" + std::to_string(ops) + "}";
+  });
+}
+
+std::string plan_loaded(int handle, const std::string& options) {
+  const auto it = loaded_graphs().find(handle);
+  return it == loaded_graphs().end() ? unknown_handle(handle) : fusion::api::plan_parsed(it->second, options);
+}
+
+std::string sweep_loaded(int handle, const std::string& options, const std::string& spec) {
+  const auto it = loaded_graphs().find(handle);
+  return it == loaded_graphs().end() ? unknown_handle(handle) : fusion::api::sweep_parsed(it->second, options, spec);
+}
+
+void unload_graph(int handle) { loaded_graphs().erase(handle); }
+
+std::string sweep(const std::string& graph, const std::string& options, const std::string& spec) {
+  return fusion::api::sweep(graph, options, spec);
+}
 
 // embind passes std::string; fusion::api takes std::string_view.
 std::string plan(const std::string& graph, const std::string& options) {
@@ -32,6 +81,11 @@ EMSCRIPTEN_BINDINGS(fusion) {
   emscripten::function("plan", &plan);
   emscripten::function("validate", &validate);
   emscripten::function("verify", &verify);
+  emscripten::function("sweep", &sweep);
+  emscripten::function("loadGraph", &load_graph);
+  emscripten::function("planLoaded", &plan_loaded);
+  emscripten::function("sweepLoaded", &sweep_loaded);
+  emscripten::function("unloadGraph", &unload_graph);
   emscripten::function("version", &fusion::api::version);
   emscripten::function("catalog", &fusion::api::catalog);
 }

@@ -1,13 +1,16 @@
 // fusion-loader.mjs — loads the WASM module once and wraps it in the value API that never throws.
 //
-// loadFusion() resolves to { plan, validate, verify, version, catalog, planText, validateText, verifyText,
-// heapBytes }; it is the only call that may fail by rejecting (a FusionError with code "load_failed", when the
+// loadFusion() resolves to { plan, validate, verify, sweep, loadGraph, version, catalog, planText, validateText,
+// verifyText, sweepText, heapBytes }; it is the only call that may fail by rejecting (a FusionError with code "load_failed", when the
 // module is missing or cannot be instantiated), and a later call tries again. Graphs, options and plans may
 // be given as JSON text, as plain objects or (graphs) as a FusionGraph. The *Text functions return the C++
 // facade's JSON text unchanged (what the native CLI prints); the others return it parsed. Failures come back
 // as {ok: false, error, errors}; nothing thrown inside the module escapes. loadedFusion() is the loaded API,
 // or null before loading finishes. heapBytes() is the size of the current instance's WASM memory (it grows
-// on demand and never shrinks), for leak checks such as tests/wasm/load.test.mjs.
+// on demand and never shrinks), for leak checks such as tests/wasm/load.test.mjs. sweep(graph, options, spec)
+// answers the plan across one named dimension (docs/design.md §16). loadGraph(graph) reads a graph once and
+// answers {ok: true, handle, ops, plan(options), planText(options), sweep(options, spec), release()} (or the
+// error value): re-planning it with new options, e.g. new dimension values, does not read its text again.
 // Not here: any planning logic; it all runs in C++ (core/). Shown by tests/wasm/module.test.mjs.
 import { FusionError, errorValue, internalValue } from './fusion-error.mjs';
 
@@ -53,14 +56,14 @@ function valueApi(firstCore, createCore) {
       },
     );
   };
-  const call = (name, args) => {
+  const call = (name, args, raw = []) => {
     if (core === undefined) replaceCore(); // the last replacement failed: try again
     if (!core) {
       return JSON.stringify(
         internalValue('internal_error', 'the planner is restarting after an internal failure; try again in a moment'),
       );
     }
-    return callCore(core[name], args, replaceCore);
+    return callCore(core[name], args, replaceCore, raw);
   };
   const planText = (graph, options) =>
     call('plan', [
@@ -74,11 +77,46 @@ function valueApi(firstCore, createCore) {
       [options, 'options'],
       [plan, 'plan'],
     ]);
+  const sweepText = (graph, options, spec) =>
+    call('sweep', [
+      [graph, 'graph'],
+      [options, 'options'],
+      [spec, 'sweep'],
+    ]);
+  const loadGraph = (graph) => {
+    const loadedCore = core;
+    const answer = parseResult(call('loadGraph', [[graph, 'graph']]));
+    if (!answer.ok) return answer;
+    const { handle } = answer;
+    // After a restart the handle belongs to the old instance: answer as an unknown handle would.
+    const live = (name, args) => (core === loadedCore ? call(name, args, [handle]) : call(name, args, [-1]));
+    const planLoadedText = (options) => live('planLoaded', [[options, 'options']]);
+    return {
+      ok: true,
+      handle,
+      ops: answer.ops,
+      planText: planLoadedText,
+      plan: (options) => parseResult(planLoadedText(options)),
+      sweep: (options, spec) =>
+        parseResult(
+          live('sweepLoaded', [
+            [options, 'options'],
+            [spec, 'sweep'],
+          ]),
+        ),
+      release: () => {
+        if (core === loadedCore) core.unloadGraph(handle);
+      },
+    };
+  };
   return {
     planText,
     validateText,
     verifyText,
+    sweepText,
+    loadGraph,
     plan: (graph, options) => parseResult(planText(graph, options)),
+    sweep: (graph, options, spec) => parseResult(sweepText(graph, options, spec)),
     validate: (graph) => parseResult(validateText(graph)),
     verify: (graph, options, plan) => parseResult(verifyText(graph, options, plan)),
     version: () => version,
@@ -89,8 +127,8 @@ function valueApi(firstCore, createCore) {
 
 // Calls one embind function with its arguments as JSON text; a bad argument or a trap becomes an error value
 // (and a trap calls onTrap).
-function callCore(fn, args, onTrap) {
-  const texts = [];
+function callCore(fn, args, onTrap, raw = []) {
+  const texts = [...raw];
   for (const [value, what] of args) {
     const text = jsonText(value, what);
     if (text === null) {

@@ -160,6 +160,48 @@ export interface Plan {
   [key: string]: unknown;
 }
 
+/** One value of a sweep (docs/design.md §16). */
+export interface SweepRow {
+  value: number;
+  bytes_unfused: number;
+  bytes_fused: number;
+  speedup_estimate: number;
+  time_unfused_us: number;
+  time_fused_us: number;
+  time_speedup: number;
+  kernels_fused: number;
+  /** The grouping differs from the previous row's. */
+  changed: boolean;
+}
+
+/** The plan across one named dimension: rows, and exact values where the grouping changes. */
+export interface Sweep {
+  ok: true;
+  dim: string;
+  rows: SweepRow[];
+  changes: { at: number; kernels_before: number; kernels_after: number }[];
+}
+
+/** What to sweep: `{dim: "N", from: 1, to: 4096}`; `step` 0 or absent means powers of two. */
+export interface SweepSpec {
+  dim: string;
+  from?: number;
+  to?: number;
+  step?: number;
+}
+
+/** A graph read once (`loadGraph`), re-planned with new options without reading its text again. */
+export interface LoadedGraph {
+  ok: true;
+  handle: number;
+  ops: number;
+  plan(options?: OptionsInput): Plan | Failure;
+  planText(options?: OptionsInput): string;
+  sweep(options: OptionsInput | undefined, spec: SweepSpec | string): Sweep | Failure;
+  /** Frees the graph inside the module; later calls answer an error value. */
+  release(): void;
+}
+
 export interface Validation {
   ok: true;
   ops: number;
@@ -184,6 +226,10 @@ export interface Fusion {
   plan(graph: GraphInput, options?: OptionsInput): Plan | Failure;
   validate(graph: GraphInput): Validation | Failure;
   verify(graph: GraphInput, options: OptionsInput, plan: Plan | string): Verification | Failure;
+  /** The plan across one named dimension's values (docs/design.md §16). */
+  sweep(graph: GraphInput, options: OptionsInput | undefined, spec: SweepSpec | string): Sweep | Failure;
+  /** Reads a graph once for repeated planning (new dimension values, options) without re-parsing. */
+  loadGraph(graph: GraphInput): LoadedGraph | Failure;
   /** The library version, e.g. "0.1.0". */
   version(): string;
   /** Strategies with their rules, hardware profiles, rule names and edge reasons. */
@@ -192,6 +238,7 @@ export interface Fusion {
   planText(graph: GraphInput, options?: OptionsInput): string;
   validateText(graph: GraphInput): string;
   verifyText(graph: GraphInput, options: OptionsInput, plan: Plan | string): string;
+  sweepText(graph: GraphInput, options: OptionsInput | undefined, spec: SweepSpec | string): string;
   /**
    * Bytes of WASM memory the current instance holds (grows on demand up to 1 GiB, never shrinks); 0 while
    * the module restarts after an internal failure. For leak checks.

@@ -42,6 +42,22 @@ std::optional<std::string> too_large(std::initializer_list<std::pair<const char*
   return std::nullopt;
 }
 
+std::string plan_with(const FusionGraph& graph, const PlannerOptions& options) {
+  const Expected<FusionPlan> result = FusionPlanner(options).plan(graph);
+  if (!result) return write_errors_json(result.errors());
+  return write_plan_json(*result);
+}
+
+std::string sweep_with(const FusionGraph& graph, std::string_view options_json, std::string_view sweep_json) {
+  const Expected<PlannerOptions> options = read_options_json(options_json);
+  if (!options) return write_errors_json(options.errors());
+  const Expected<SweepSpec> spec = read_sweep_json(sweep_json);
+  if (!spec) return write_errors_json(spec.errors());
+  const Expected<SweepResult> result = fusion::sweep(graph, FusionPlanner(*options), *spec);
+  if (!result) return write_errors_json(result.errors());
+  return write_sweep_json(*result);
+}
+
 }  // namespace
 
 std::string detail::guard(const std::function<std::string()>& body) {
@@ -66,9 +82,16 @@ std::string plan(std::string_view graph_json, std::string_view options_json) {
     if (!options) return write_errors_json(options.errors());
     const Expected<FusionGraph> graph = read_graph_json(graph_json);
     if (!graph) return write_errors_json(graph.errors());
-    const Expected<FusionPlan> result = FusionPlanner(*options).plan(*graph);
-    if (!result) return write_errors_json(result.errors());
-    return write_plan_json(*result);
+    return plan_with(*graph, *options);
+  });
+}
+
+std::string plan_parsed(const FusionGraph& graph, std::string_view options_json) {
+  return detail::guard([&] {
+    if (auto refused = too_large({{"options", options_json}})) return *refused;
+    const Expected<PlannerOptions> options = read_options_json(options_json);
+    if (!options) return write_errors_json(options.errors());
+    return plan_with(graph, *options);
   });
 }
 
@@ -105,15 +128,16 @@ std::string verify(std::string_view graph_json, std::string_view options_json, s
 std::string sweep(std::string_view graph_json, std::string_view options_json, std::string_view sweep_json) {
   return detail::guard([&] {
     if (auto refused = too_large({{"graph", graph_json}, {"options", options_json}, {"sweep", sweep_json}})) return *refused;
-    const Expected<PlannerOptions> options = read_options_json(options_json);
-    if (!options) return write_errors_json(options.errors());
-    const Expected<SweepSpec> spec = read_sweep_json(sweep_json);
-    if (!spec) return write_errors_json(spec.errors());
     const Expected<FusionGraph> graph = read_graph_json(graph_json);
     if (!graph) return write_errors_json(graph.errors());
-    const Expected<SweepResult> result = fusion::sweep(*graph, FusionPlanner(*options), *spec);
-    if (!result) return write_errors_json(result.errors());
-    return write_sweep_json(*result);
+    return sweep_with(*graph, options_json, sweep_json);
+  });
+}
+
+std::string sweep_parsed(const FusionGraph& graph, std::string_view options_json, std::string_view sweep_json) {
+  return detail::guard([&] {
+    if (auto refused = too_large({{"options", options_json}, {"sweep", sweep_json}})) return *refused;
+    return sweep_with(graph, options_json, sweep_json);
   });
 }
 

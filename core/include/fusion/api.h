@@ -21,6 +21,8 @@
 #include <string>
 #include <string_view>
 
+#include "fusion/graph.h"
+
 namespace fusion::api {
 
 // The codes of failures that are not the caller's mistake (never an ErrorCode).
@@ -47,6 +49,11 @@ std::string verify(std::string_view graph_json, std::string_view options_json, s
 // "to": 4096, "step": 0} (step optional, 0 = powers of two). Returns {"ok": true, "dim", "rows": [...],
 // "changes": [...]} or the error object.
 std::string sweep(std::string_view graph_json, std::string_view options_json, std::string_view sweep_json);
+
+// For callers that keep a graph read once (the WASM module's loaded graphs, docs/design.md §13): the same answers
+// as plan() and sweep() for the graph read_graph_json gave, without reading its text again.
+std::string plan_parsed(const FusionGraph& graph, std::string_view options_json);
+std::string sweep_parsed(const FusionGraph& graph, std::string_view options_json, std::string_view sweep_json);
 
 // The library version, e.g. "0.1.0".
 std::string version();
