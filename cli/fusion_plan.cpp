@@ -1,32 +1,37 @@
 // fusion_plan.cpp — the `fusion-plan` command: plan a graph file (or stdin) and print the plan.
 //
 // Usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--hardware H] [--rule NAME=VALUE]...
-//                    [--table] [--verify] [FILE|-]
+//                    [--dim NAME=VALUE]... [--sweep NAME=FROM:TO[:STEP]] [--table] [--verify] [FILE|-]
 // The flags become an options document read by fusion::read_options_json, so they are checked exactly
 // as the JSON options are (docs/design.md §9, docs/strategies.md).
 // Prints the plan JSON (byte for byte what the WASM module returns) or, with --table, a readable
 // table. Bad input: one line on stderr naming the problem and where, exit status 2. --verify checks
 // the plan with the independent verifier and exits 3 on any violation. A bug (an internal check that
 // failed) or running out of memory: one line, error[internal_error] or error[out_of_memory], exit 4.
+// --sweep prints the plan at each value of one named dimension (docs/design.md §16): a JSON list of rows, or a
+// table with --table.
 // The contract: docs/design.md §14.
 // Shown by tests/core/cli_test.cmake (ctest `cli`) and tests/wasm/parity.test.mjs (the same bytes as WASM).
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <new>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "fusion/json_io.h"
 #include "fusion/planner.h"
+#include "fusion/sweep.h"
 #include "fusion/verify.h"
 #include "plan_table.h"
+#include "sweep_table.h"
 
 namespace {
 
 constexpr const char* kUsage =
     "usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--hardware H] [--rule NAME=VALUE]...\n"
-    "                   [--table] [--verify] [FILE|-]\n"
+    "                   [--dim NAME=VALUE]... [--sweep NAME=FROM:TO[:STEP]] [--table] [--verify] [FILE|-]\n"
     "Plans kernel fusion for the op graph in FILE (JSON; '-' or nothing reads stdin) and prints the plan.\n"
     "  --no-broadcast      merged edges need equal shapes (default: broadcast-compatible)\n"
     "  --resident-sources  sources are already in memory and cost nothing\n"
@@ -36,11 +41,15 @@ constexpr const char* kUsage =
     "  --rule NAME=VALUE   override one rule the strategy accepts, e.g. max_depth=8 (tvm),\n"
     "                      passes='[\"priority\"]' (xla), max_group_ops=8 (inductor, seed)\n"
     "                      (VALUE is JSON, or else a string)\n"
+    "  --dim NAME=VALUE    the value of a named dimension (shape entry \"NAME\"), over the graph's \"dims\"\n"
+    "  --sweep NAME=FROM:TO[:STEP]  plan at each value of NAME: FROM, the powers of two between, and TO,\n"
+    "                      or every STEP; prints one row per value and where the grouping changes\n"
     "  --table             print a readable table instead of JSON\n"
     "  --verify            check the plan with the independent verifier; exit 3 on a violation\n";
 
 struct Args {
   nlohmann::json options = nlohmann::json::object();
+  std::optional<fusion::SweepSpec> sweep;
   bool table = false, verify = false, help = false;
   std::string file = "-";
   std::string error;
@@ -58,6 +67,39 @@ void add_rule(Args& args, const std::string& text) {
   args.options["rules"][text.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
 }
 
+// "--dim name=value": the value as JSON when it parses (the options reader checks it), else as a string.
+void add_dim(Args& args, const std::string& text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    args.error = "--dim needs NAME=VALUE, not '" + text + "'";
+    return;
+  }
+  const std::string value = text.substr(eq + 1);
+  nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
+  args.options["dims"][text.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
+}
+
+// "--sweep name=from:to[:step]" (the range itself is checked by fusion::sweep_values).
+void add_sweep(Args& args, const std::string& text) {
+  const std::size_t eq = text.find('=');
+  fusion::SweepSpec spec;
+  std::int64_t* fields[] = {&spec.from, &spec.to, &spec.step};
+  std::size_t at = eq == std::string::npos ? std::string::npos : eq + 1, count = 0;
+  while (at != std::string::npos && at <= text.size() && count < 3) {
+    const std::size_t colon = text.find(':', at);
+    const std::string part = text.substr(at, colon == std::string::npos ? std::string::npos : colon - at);
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 18) break;
+    *fields[count++] = std::stoll(part);
+    at = colon == std::string::npos ? std::string::npos : colon + 1;
+  }
+  if (eq == std::string::npos || eq == 0 || count < 2 || at != std::string::npos) {
+    args.error = "--sweep needs NAME=FROM:TO or NAME=FROM:TO:STEP with whole numbers, not '" + text + "'";
+    return;
+  }
+  spec.dim = text.substr(0, eq);
+  args.sweep = spec;
+}
+
 Args parse_args(int argc, char** argv) {
   Args args;
   bool have_file = false;
@@ -71,6 +113,8 @@ Args parse_args(int argc, char** argv) {
     else if (a == "--strategy" && i + 1 < argc) args.options["strategy"] = argv[++i];
     else if (a == "--hardware" && i + 1 < argc) args.options["hardware"] = argv[++i];
     else if (a == "--rule" && i + 1 < argc) add_rule(args, argv[++i]);
+    else if (a == "--dim" && i + 1 < argc) add_dim(args, argv[++i]);
+    else if (a == "--sweep" && i + 1 < argc) add_sweep(args, argv[++i]);
     else if (a.size() > 1 && a[0] == '-' ) args.error = "unknown option '" + a + "'";
     else if (have_file) args.error = "more than one input file";
     else { args.file = a; have_file = true; }
@@ -102,6 +146,17 @@ int fail_with(const std::string& file, const std::vector<fusion::Error>& errors)
   return 2;
 }
 
+int run_sweep(const Args& args, const fusion::FusionGraph& graph, const fusion::PlannerOptions& options) {
+  if (args.verify) {
+    std::cerr << "fusion-plan: --verify checks one plan; it does not combine with --sweep\n";
+    return 2;
+  }
+  const auto result = fusion::sweep(graph, fusion::FusionPlanner(options), *args.sweep);
+  if (!result) return fail_with(args.file, result.errors());
+  std::cout << (args.table ? fusion::cli::format_sweep_table(*result) : fusion::write_sweep_rows_json(*result) + "\n");
+  return 0;
+}
+
 int run(const Args& args) {
   if (args.help) {
     std::cout << kUsage;
@@ -120,6 +175,7 @@ int run(const Args& args) {
   if (!options) return fail_with("options", options.errors());
   const auto graph = fusion::read_graph_json(text);
   if (!graph) return fail_with(args.file, graph.errors());
+  if (args.sweep) return run_sweep(args, *graph, *options);
   const auto plan = fusion::FusionPlanner(*options).plan(*graph);
   if (!plan) return fail_with(args.file, plan.errors());
   if (args.verify) {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "text_format.h"
+
 namespace fusion::cli {
 namespace {
 
@@ -18,22 +20,6 @@ std::string labels(const FusionGraph& g, const std::vector<OpId>& ids) {
   return out;
 }
 
-// 15734784 -> "15,734,784"
-std::string grouped(std::uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-std::string pad(std::string text, std::size_t width) {
-  if (text.size() > width) return text.substr(0, width - 1) + "~";
-  text.resize(width, ' ');
-  return text;
-}
-
 // Members, with recomputed copies marked "name*".
 std::string members(const FusionGraph& g, const FusionGroup& group) {
   std::string out;
@@ -44,10 +30,15 @@ std::string members(const FusionGraph& g, const FusionGroup& group) {
   return out;
 }
 
-std::string fixed(double value, const char* format) {
-  char text[48];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
+// The values of named dimensions and the bytes as formulas in them (docs/design.md §16).
+std::string dims_lines(const FusionPlan& plan) {
+  std::string values;
+  for (const auto& [name, value] : plan.dims) values += (values.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+  const auto text = [](const std::optional<std::string>& formula) { return formula.value_or("(does not fit)"); };
+  return "dims " + values + "; the grouping " +
+         (plan.grouping_independent_of_dims ? "is the same for every value" : "may change with the values") +
+         "\nbytes as formulas: unfused " + text(plan.bytes_unfused_formula) + ", fused " + text(plan.bytes_fused_formula) +
+         ", saved " + text(plan.bytes_saved_formula) + "\n";
 }
 
 }  // namespace
@@ -65,6 +56,8 @@ std::string format_plan_table(const FusionGraph& g, const FusionPlan& plan) {
          std::to_string(plan.kernels_fused) + "\n";
   out += "time unfused " + fixed(plan.time_unfused_us, "%.2f") + " us, fused " + fixed(plan.time_fused_us, "%.2f") +
          " us, speedup " + fixed(plan.time_speedup, "%.3f") + "x\n";
+  if (plan.has_dims) out += dims_lines(plan);
+  for (const PlanWarning& w : plan.warnings) out += "warning[" + w.code + "]: " + w.message + "\n";
   const auto unfused = std::count_if(plan.edges.begin(), plan.edges.end(), [](const EdgeDecision& e) {
     return !e.fused && e.reason != EdgeReason::source;
   });

@@ -198,8 +198,10 @@ std::string write_plan_json(const FusionPlan& plan) {
   return out;
 }
 
-std::string write_sweep_json(const SweepResult& result) {
-  std::string out = "{\"ok\":true,\"dim\":" + json(result.dim).dump() + ",\"rows\":[";
+namespace {
+
+void append_sweep_rows(std::string& out, const SweepResult& result) {
+  out += '[';
   for (std::size_t i = 0; i < result.rows.size(); ++i) {
     const SweepRow& r = result.rows[i];
     out += i ? ",{\"value\":" : "{\"value\":";
@@ -211,9 +213,23 @@ std::string write_sweep_json(const SweepResult& result) {
     out += ",\"time_fused_us\":" + json(r.time_fused_us).dump();
     out += ",\"time_speedup\":" + json(r.time_speedup).dump();
     out += ",\"kernels_fused\":" + std::to_string(r.kernels_fused);
-    out += r.changed ? ",\"changed\":true}" : ",\"changed\":false}";
+    out += r.changed ? ",\"changed\":true,\"change_at\":" + std::to_string(r.change_at) + "}" : ",\"changed\":false}";
   }
-  out += "],\"changes\":[";
+  out += ']';
+}
+
+}  // namespace
+
+std::string write_sweep_rows_json(const SweepResult& result) {
+  std::string out;
+  append_sweep_rows(out, result);
+  return out;
+}
+
+std::string write_sweep_json(const SweepResult& result) {
+  std::string out = "{\"ok\":true,\"dim\":" + json(result.dim).dump() + ",\"rows\":";
+  append_sweep_rows(out, result);
+  out += ",\"changes\":[";
   for (std::size_t i = 0; i < result.changes.size(); ++i) {
     const SweepChange& c = result.changes[i];
     out += (i ? ",{\"at\":" : "{\"at\":") + std::to_string(c.at) + ",\"kernels_before\":" +

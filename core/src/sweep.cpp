@@ -111,6 +111,7 @@ Expected<SweepResult> sweep(const FusionGraph& graph, const FusionPlanner& plann
       result.changes.push_back(*change);
     }
     result.rows.push_back(row_of(value, *plan, changed));
+    if (changed) result.rows.back().change_at = result.changes.back().at;
     previous = std::move(grouping);
   }
   return result;

@@ -42,8 +42,10 @@ std::optional<std::int64_t> dtype_size(std::string_view dtype);
 Expected<SweepSpec> read_sweep_json(std::string_view text);
 
 std::string write_plan_json(const FusionPlan& plan);
-// {"ok":true,"dim":"N","rows":[{"value",...,"changed"}],"changes":[{"at","kernels_before","kernels_after"}]}
+// {"ok":true,"dim":"N","rows":[{"value",...,"changed","change_at"?}],"changes":[{"at","kernels_before","kernels_after"}]}
 std::string write_sweep_json(const SweepResult& result);
+// Just the rows, as a JSON list (the CLI's --sweep output); a changed row carries its change_at.
+std::string write_sweep_rows_json(const SweepResult& result);
 // A rule table as JSON, as it appears under "options"/"rules" in a plan: the rules the strategy accepts
 // (docs/strategies.md).
 std::string write_rules_json(const StrategyRules& rules, std::string_view strategy);

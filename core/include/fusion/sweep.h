@@ -35,6 +35,7 @@ struct SweepRow {
   double time_unfused_us = 0.0, time_fused_us = 0.0, time_speedup = 1.0;
   std::int64_t kernels_fused = 0;
   bool changed = false;     // the grouping differs from the previous row's
+  std::int64_t change_at = 0;  // when changed: an exact change point after the previous row (SweepChange::at)
 };
 
 struct SweepChange {
