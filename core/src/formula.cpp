@@ -110,15 +110,19 @@ std::optional<Polynomial> Polynomial::parse(std::string_view text) {
 }
 
 bool Polynomial::add(const Polynomial& other, int sign) {
-  std::map<Monomial, std::int64_t> sum = terms_;
+  // Check every sum first, so that a failure leaves this unchanged; then apply in place.
   for (const auto& [names, coefficient] : other.terms_) {
-    std::int64_t term = 0;
-    if (__builtin_mul_overflow(coefficient, sign, &term)) return false;
-    std::int64_t& into = sum[names];
-    if (__builtin_add_overflow(into, term, &into)) return false;
-    if (into == 0) sum.erase(names);
+    std::int64_t term = 0, sum = 0;
+    const auto it = terms_.find(names);
+    if (__builtin_mul_overflow(coefficient, sign, &term) ||
+        __builtin_add_overflow(it == terms_.end() ? 0 : it->second, term, &sum))
+      return false;
   }
-  terms_ = std::move(sum);
+  for (const auto& [names, coefficient] : other.terms_) {
+    const auto [it, inserted] = terms_.try_emplace(names, 0);
+    it->second += coefficient * sign;
+    if (it->second == 0) terms_.erase(it);
+  }
   return true;
 }
 

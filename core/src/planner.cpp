@@ -173,7 +173,7 @@ FusionPlanner& FusionPlanner::with_strategy(std::string name) {
   return *this;
 }
 
-Expected<FusionPlan> FusionPlanner::plan(const FusionGraph& graph) const {
+std::optional<Error> FusionPlanner::options_error() const {
   if (!is_known_strategy(options_.strategy))
     return Error{ErrorCode::unknown_strategy,
                  "unknown strategy '" + options_.strategy + "'; the known strategies are " +
@@ -188,12 +188,26 @@ Expected<FusionPlan> FusionPlanner::plan(const FusionGraph& graph) const {
                  "unknown hardware '" + options_.hardware + "'; the known profiles are " +
                      joined_names(hardware_names()),
                  {}, "/hardware", {}, {}};
-  if (!graph.has_dim_names()) return plan_bound(graph, unused_dim_warnings(graph, options_.dims));
+  return std::nullopt;
+}
+
+Expected<FusionPlan> FusionPlanner::plan(const FusionGraph& graph) const {
+  if (std::optional<Error> error = options_error()) return *error;
+  std::vector<PlanWarning> warnings = unused_dim_warnings(graph, options_.dims);
+  if (!graph.has_dim_names()) return plan_bound(graph, std::move(warnings));
   Expected<FusionGraph> bound = bind_dims(graph, options_.dims);
   if (!bound) return bound.errors();
-  Expected<FusionPlan> plan = plan_bound(*bound, unused_dim_warnings(graph, options_.dims));
+  Expected<FusionPlan> plan = plan_bound(*bound, std::move(warnings));
   if (plan) detail::describe_dims(*bound, plan.value());
   return plan;
+}
+
+Expected<FusionPlan> FusionPlanner::plan_numbers(const FusionGraph& graph) const {
+  if (std::optional<Error> error = options_error()) return *error;
+  if (!graph.has_dim_names()) return plan_bound(graph, {});
+  Expected<FusionGraph> bound = bind_dims(graph, options_.dims);
+  if (!bound) return bound.errors();
+  return plan_bound(*bound, {});
 }
 
 Expected<FusionPlan> FusionPlanner::plan_bound(const FusionGraph& graph, std::vector<PlanWarning> warnings) const {

@@ -40,3 +40,16 @@ expect_run("table with the compiler's reasons" 0 "how the compiler formed each g
 expect_run("bad rule" 2 "^$" "options: error\\[invalid_options\\]: unknown rule 'max_ops'.*/rules/max_ops" --rule max_ops=3 ${good})
 expect_run("bad hardware" 2 "^$" "error\\[invalid_options\\]: unknown hardware 'tpu'" --hardware tpu ${good})
 expect_run("table with time" 0 "strategy xla, hardware a100.*time unfused" "^$" --table --strategy xla ${good})
+
+# Named dimensions (docs/design.md §16): --dim, formulas in the table, --sweep as JSON rows or a table.
+set(named ${EXAMPLES}/named_dims.json)
+expect_run("dims at their defaults" 0 "\"dims\":\\{\"N\":8\\}.*\"bytes_fused_formula\":\"9216\\*N \\+ 6144\"" "^$" ${named})
+expect_run("--dim" 0 "\"dims\":\\{\"N\":32\\}.*\"bytes_fused\":301056" "^$" --dim N=32 ${named})
+expect_run("--dim table" 0 "dims N = 3; the grouping is the same for every value\nbytes as formulas: unfused 15360\\*N \\+ 6144" "^$" --table --dim N=3 ${named})
+expect_run("--dim unused" 0 "\"warnings\":\\[\\{\"code\":\"unused_dim\"" "^$" --dim Q=3 ${named})
+expect_run("--dim bad value" 2 "^$" "options: error\\[invalid_options\\]: dimension 'N' is bound to -1.*/dims/N" --dim N=-1 ${named})
+expect_run("--sweep rows" 0 "^\\[\\{\"value\":1,.*\\{\"value\":8,.*\"changed\":false\\}\\]\n$" "^$" --sweep N=1:8 ${named})
+expect_run("--sweep table" 0 "N +bytes unfused.*\n4096 +62,920,704 .*the grouping is the same at every value swept" "^$" --table --sweep N=1:4096 ${named})
+expect_run("--sweep bad spec, with usage" 2 "^$" "--sweep needs NAME=FROM:TO" --sweep N=1:x ${named})
+expect_run("--sweep unknown name" 2 "^$" "error\\[invalid_options\\]: the graph has no dimension named 'M'.*/sweep/dim" --sweep M=1:4 ${named})
+expect_run("--sweep with --verify" 2 "^$" "does not combine with --sweep" --verify --sweep N=1:4 ${named})

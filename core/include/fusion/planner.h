@@ -1,6 +1,6 @@
 // fusion/planner.h — FusionPlanner: graph in, deterministic FusionPlan out.
 //
-// plan() is a straight pipeline: validate -> order -> group (legality + cycle avoidance) -> number the
+// plan() is a straight pipeline: bind named dimensions -> validate -> order -> group (legality + cycle avoidance) -> number the
 // groups -> price (bytes and time) -> label -> plan. It is a pure function of (graph, options): no
 // globals, no caches. With all rules off (seed) grouping is docs/design.md §5-§6 (detail/grouping.h);
 // otherwise the rule table of docs/strategies.md (detail/strategy_grouping.h). options().rules is used
@@ -37,8 +37,12 @@ class FusionPlanner {
   // A graph with named dimensions is bound first (options().dims over its defaults, fusion/dims.h); the plan then
   // carries the values, the byte formulas and the warnings of docs/design.md §16.
   Expected<FusionPlan> plan(const FusionGraph& graph) const;
+  // plan() without the formulas and warnings of named dimensions: the same groups and numbers, for callers that
+  // plan one graph at many values (fusion/sweep.h).
+  Expected<FusionPlan> plan_numbers(const FusionGraph& graph) const;
 
  private:
+  std::optional<Error> options_error() const;  // an unknown strategy or hardware, or a rule it does not accept
   Expected<FusionPlan> plan_bound(const FusionGraph& graph, std::vector<PlanWarning> warnings) const;
   PlannerOptions options_;
 };

@@ -5,7 +5,9 @@
 // and TO. Each row holds the plan's totals and whether its grouping (every group's ops) differs from the previous
 // row's. Between two rows whose groupings differ, bisection over the values between finds an exact change point:
 // a value `at` whose grouping differs from the grouping at at - 1 (a grouping can change and change back between
-// two rows unseen; a finer step shows it). Work: one plan per row plus O(log gap) plans per change. A bad range is
+// two rows unseen; a finer step shows it). Work: one plan per row plus O(log gap) plans per change; when the first
+// plan proves its grouping independent of the values (docs/design.md §16), the other rows keep its groups and are
+// only bound, validated and priced. A bad range is
 // invalid_options at /sweep (path of the field); a problem at one value (e.g. byte_overflow) is that value's error,
 // its message starting with the binding. Shown by tests/core/sweep.test.cpp.
 #pragma once
