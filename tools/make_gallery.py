@@ -4,7 +4,8 @@
 Usage: /usr/bin/python3 tools/make_gallery.py [--out DIR] [ID ...]      (default: every model, into examples/models)
 
 Contract: for each model of torch_models.GALLERY (random weights, seeded; nothing is downloaded) it writes
-  <id>.json  export_module(model, x) as torch_export.py prints it;
+  <id>.json  export_module(model, x, dynamic=entry.dynamic) as torch_export.py prints it (named dimensions, with
+             "dims" holding the traced sizes, when the entry names some);
   <id>.onnx  torch.onnx.export of the same model and input, made to describe the same computation:
              - the model stays in eval mode and is exported with training=PRESERVE, so BatchNormalization stays a
                node (EVAL mode would fold it into the Conv weights);
@@ -16,7 +17,10 @@ Contract: for each model of torch_models.GALLERY (random weights, seeded; nothin
              - opset 17 (LayerNormalization is one node from 17 on); ONNX passes Reshape's target, ReLU6's
                min/max and the attention scale as Constant inputs, which the importer makes part of their op
                (docs/onnx.md, "Operands that are part of the op"), as PyTorch does;
-             - initializers become graph inputs without data (same names, types and shapes), so files stay small.
+             - initializers become graph inputs without data (same names, types and shapes), so files stay small;
+             - the entry's named dimensions are dynamic axes of the input `x`, and the output `out` takes the names
+               the exported graph gives its output, so the ONNX importer finds the same names (the importer takes
+               their values from the .json's "dims": tests/onnx/gallery-agreement.test.mjs).
 It checks that the .onnx has no Identity node and stays under 300 KB, prints one line per model (op count,
 sizes, export times), and changes nothing else. tests/onnx/gallery-agreement.test.mjs compares the two files;
 tests/python/test_torch_export.py checks that the committed .json is what the exporter prints today.
@@ -65,7 +69,17 @@ def _randomize(model):
                 tensor.copy_(torch.rand_like(tensor) + 0.5 if name.endswith('running_var') else torch.randn_like(tensor))
 
 
-def _onnx_bytes(model, x, opset):
+def _dynamic_axes(graph):
+    """torch.onnx.export's dynamic_axes for the names the exported graph's input and output carry."""
+    def named(op):
+        return {k: d for k, d in enumerate(op['shape']) if isinstance(d, str)}
+    x = next(op for op in graph['ops'] if op['name'] == 'x')
+    out = next(op for op in graph['ops'] if op.get('output'))
+    axes = {'x': named(x), 'out': named(out)}
+    return {k: v for k, v in axes.items() if v} or None
+
+
+def _onnx_bytes(model, x, opset, dynamic_axes):
     register_custom_op_symbolic('aten::gelu', _gelu, opset)
     gelu = any(isinstance(m, torch.nn.GELU) for m in model.modules())
     buffer = io.BytesIO()
@@ -73,7 +87,7 @@ def _onnx_bytes(model, x, opset):
         warnings.simplefilter('ignore')  # PRESERVE with constant folding warns about training-mode models
         torch.onnx.export(model, (x,), buffer, opset_version=opset, training=torch.onnx.TrainingMode.PRESERVE,
                           do_constant_folding=True, input_names=['x'], output_names=['out'],
-                          custom_opsets={'com.microsoft': 1} if gelu else None)
+                          dynamic_axes=dynamic_axes, custom_opsets={'com.microsoft': 1} if gelu else None)
     return onnx.load_from_string(buffer.getvalue())
 
 
@@ -106,10 +120,10 @@ def make(model_id, out_dir):
     _randomize(model)
     x = example_input(entry.input_shape)
     started = time.perf_counter()
-    graph = export_module(model, (x,))
+    graph = export_module(model, (x,), dynamic=entry.dynamic)
     json_seconds = time.perf_counter() - started
     started = time.perf_counter()
-    proto = _onnx_bytes(model, x, OPSET)
+    proto = _onnx_bytes(model, x, OPSET, _dynamic_axes(graph))
     onnx_seconds = time.perf_counter() - started
     identities = [n.name for n in proto.graph.node if n.op_type == 'Identity']
     if identities:

@@ -5,7 +5,9 @@ Usage (Debian's python3-torch; call /usr/bin/python3, which sees it):
   /usr/bin/python3 tools/torch_export.py resnet18 > resnet18.json        # a gallery model or a torchvision name
   /usr/bin/python3 tools/torch_export.py --module pkg.mod:Class --input-shape 1,3,224,224 [--input-dtype f32]
       [--leaf pkg.mod:Class ...]     # several inputs: repeat --input-shape (and --input-dtype) once per input
+      [--dynamic batch=0 ...]        # named dimensions: NAME=DIM (that dim of every input) or NAME=INPUT:DIM
   from torch_export import export_module; graph = export_module(module, (x,))   # → {"ops": [...]}
+  export_module(module, (x,), dynamic={'batch': 0})   # → {"dims": {"batch": 8}, "ops": [...]}
 
 Contract: export_module traces the module with torch.fx (a symbolic_trace Tracer, plus: --leaf classes stay one
 op, and `a, b = x.shape` works under Python 3.11), runs ShapeProp on the example inputs to learn each value's
@@ -22,7 +24,15 @@ class. Work is linear in the graph and nothing recurses over it. Errors are Expo
 argument and what to do. export_module does not change the module: call .eval() first (a BatchNorm in training
 mode becomes `opaque`). Not done: in-place ops on a value read later (fx loses that dependency), control flow on
 tensor values (fx cannot trace it: mark the module --leaf), forward(*args) (torch 1.13's fx cannot trace it under
-Python 3.11), dynamic shapes (shapes are those of the example inputs).
+Python 3.11).
+
+Named dimensions (docs/design.md §16): `dynamic` (--dynamic NAME=DIM, repeatable) names dims of the inputs; every
+dim of every value that follows them — found by running the model once more per name with that name's dims at
+twice their size, the rule of torch_dims.py — carries the name (or a derived name such as "batch_x_seq" for a
+product, with a warning), and the graph gets "dims": {name: traced size} for the names its shapes use, first use
+first, so that the plan at the defaults is the plan of the traced sizes. Without `dynamic` shapes are the example
+inputs' numbers and the graph has no "dims". Warnings (derived names, values whose shape does not follow) go to
+`warn` (export_module's argument; the command line prints them on stderr).
 
 Mapping (torch_mapping.py holds it as data; docs/torch_export.md explains each row):
   Conv1d/2d/3d, ConvTranspose*, F.conv*        conv      reads x, weight (, bias) — one op
@@ -82,11 +92,9 @@ import torch  # noqa: E402
 from torch import fx  # noqa: E402
 from torch.fx.passes.shape_prop import ShapeProp, TensorMetadata, _extract_tensor_metadata  # noqa: E402
 
+from torch_dims import name_dims, parse_dynamic  # noqa: E402
+from torch_errors import ExportError  # noqa: E402
 from torch_mapping import ELEMENTWISE, Rule, function_rule, module_class_name, module_rule, target_name  # noqa: E402
-
-
-class ExportError(Exception):
-    """A model, input or option the exporter cannot handle; the message says what and where."""
 
 
 DTYPES = {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16', torch.float64: 'f64',
@@ -251,7 +259,12 @@ def _dtype_of(op):
 def _shape_dtype(meta):
     dtype = DTYPES.get(meta.dtype)
     size = {'dtype': dtype} if dtype else {'dtype_bytes': torch.empty((), dtype=meta.dtype).element_size()}
-    return {'shape': [int(d) for d in meta.shape], **size}
+    return {'shape': [d if isinstance(d, str) else int(d) for d in meta.shape], **size}
+
+
+def _numel(shape):
+    """The element count, or None when a dimension is a name."""
+    return None if any(isinstance(d, str) for d in shape) else math.prod(shape)
 
 
 class _Ops:
@@ -400,7 +413,7 @@ class _Exporter:
 def _without_scalar_operands(out):
     """The ops, where an op of an elementwise kind no longer reads a one-element static tensor while it reads
     something else (as PyTorch passes `x / 8`), and a source that nothing reads any more is gone."""
-    scalar = {op['name'] for op in out.ops if out.is_static(op) and math.prod(op['shape']) == 1}
+    scalar = {op['name'] for op in out.ops if out.is_static(op) and _numel(op['shape']) == 1}
     folded = set()
     for op in out.ops:
         inputs = op.get('inputs', [])
@@ -418,8 +431,16 @@ def _fetch_attr(gm, target):
     return value
 
 
-def export_module(module, example_inputs, *, leaf_modules=()):
-    """{"ops": [...]} for `module` run on `example_inputs` (a tensor or a tuple of tensors); see the header."""
+def _with_dims(graph, defaults):
+    """{"dims": ..., "ops": ...} with the default of each name the ops use, first use first; the graph as it is
+    when they use none."""
+    used = dict.fromkeys(d for op in graph['ops'] for d in op['shape'] if isinstance(d, str))
+    return {'dims': {name: defaults[name] for name in used}, **graph} if used else graph
+
+
+def export_module(module, example_inputs, *, leaf_modules=(), dynamic=None, warn=None):
+    """{"ops": [...]} (and "dims" with `dynamic`) for `module` run on `example_inputs` (a tensor or a tuple of
+    tensors); see the header."""
     if not isinstance(module, torch.nn.Module):
         raise ExportError(f'export_module needs a torch.nn.Module, got {type(module).__name__}')
     inputs = (example_inputs,) if isinstance(example_inputs, torch.Tensor) else tuple(example_inputs)
@@ -427,13 +448,15 @@ def export_module(module, example_inputs, *, leaf_modules=()):
     _check_inputs(gm, inputs)
     with torch.no_grad():
         _ShapeProp(gm).propagate(*inputs)
-    return _Exporter(gm, module).run()
+    defaults = name_dims(gm, inputs, dynamic, warn or (lambda text: None), _ShapeProp)
+    return _with_dims(_Exporter(gm, module).run(), defaults)
 
 
 def to_json(graph):
-    """The graph as text, one op per line (the layout of examples/*.json)."""
+    """The graph as text, one op per line (the layout of examples/*.json; graph-text.js formatGraph's too)."""
     lines = ',\n'.join(f'  {json.dumps(op, separators=(", ", ": "))}' for op in graph['ops'])
-    return '{"ops": [\n' + lines + '\n]}\n'
+    dims = f'"dims": {json.dumps(graph["dims"], separators=(", ", ": "))}, ' if 'dims' in graph else ''
+    return '{' + dims + '"ops": [\n' + lines + '\n]}\n'
 
 
 # --- command line ---------------------------------------------------------------------------------------------
@@ -486,18 +509,21 @@ def _user_model(args):
         raise ExportError(f'--module {args.module!r}: {cls.__name__}() must construct without arguments: {e}') from e
     if not isinstance(module, torch.nn.Module):
         raise ExportError(f'--module {args.module!r}: {cls.__name__} is not a torch.nn.Module')
-    return module, [_parse_shape(s) for s in args.input_shape]
+    return module, [_parse_shape(s) for s in args.input_shape], parse_dynamic(args.dynamic)
 
 
 def _named_model(args):
+    """The module, input shapes and named dims of a gallery or torchvision model (the gallery's own dims unless
+    --dynamic is given)."""
     import torch_models
     name = args.model
     if name in torch_models.GALLERY:
         entry = torch_models.GALLERY[name]
-        module, shapes = entry.build(), [entry.input_shape]
+        module, shapes, dynamic = entry.build(), [entry.input_shape], entry.dynamic
     else:
-        module, shapes = torch_models.torchvision_model(name), [(1, 3, 224, 224)]
-    return module, [_parse_shape(s) for s in args.input_shape] if args.input_shape else shapes
+        module, shapes, dynamic = torch_models.torchvision_model(name), [(1, 3, 224, 224)], {}
+    shapes = [_parse_shape(s) for s in args.input_shape] if args.input_shape else shapes
+    return module, shapes, parse_dynamic(args.dynamic) if args.dynamic else dynamic
 
 
 def _parser():
@@ -512,6 +538,9 @@ def _parser():
                    help='dtype of each input: f32 (default), f16, bf16, f64, i64, i32, … (integers are zeros)')
     p.add_argument('--leaf', action='append', default=[], metavar='PKG.MOD:CLASS',
                    help='keep modules of this class as one opaque op instead of tracing into them')
+    p.add_argument('--dynamic', action='append', default=[], metavar='NAME=[INPUT:]DIM',
+                   help='name a dimension of the inputs (DIM of every input, or of INPUT, a forward() argument name '
+                   'or position); the dims that follow it carry the name, and "dims" its traced size (repeatable)')
     return p
 
 
@@ -521,13 +550,14 @@ def main(argv=None):
         _parser().error('give either a model name or --module pkg.mod:Class')
     torch.manual_seed(0)
     try:
-        module, shapes = _user_model(args) if args.module else _named_model(args)
+        module, shapes, dynamic = _user_model(args) if args.module else _named_model(args)
         dtypes = args.input_dtype or []
         if len(dtypes) > len(shapes):
             raise ExportError(f'{len(dtypes)} --input-dtype for {len(shapes)} input(s)')
         inputs = [example_input(s, dtypes[i] if i < len(dtypes) else 'f32') for i, s in enumerate(shapes)]
         leaves = [_load_class(spec, '--leaf') for spec in args.leaf]
-        graph = export_module(module.eval(), tuple(inputs), leaf_modules=leaves)
+        graph = export_module(module.eval(), tuple(inputs), leaf_modules=leaves, dynamic=dynamic,
+                              warn=lambda text: print(f'torch_export.py: warning: {text}', file=sys.stderr))
     except ExportError as e:
         print(f'torch_export.py: error: {e}', file=sys.stderr)
         return 1

@@ -1,7 +1,9 @@
 """torch_models.py — the PyTorch models of the page's gallery, built with random weights (nothing is downloaded).
 
 Contract: GALLERY maps a gallery id (the page's example id; examples/models/<id>.json and .onnx) to a Model:
-build() → a fresh nn.Module in eval mode, input_shape → the example input's shape (f32). torchvision_model(name)
+build() → a fresh nn.Module in eval mode, input_shape → the example input's shape (f32), dynamic → the named
+dimensions of that input ({name: dim}, torch_export.py's `dynamic`; the graph's "dims" then hold the traced sizes,
+so plans at the defaults are those of input_shape). torchvision_model(name)
 builds any torchvision model by name with weights=None, or raises ExportError listing the choices.
 BertLayer and MlpGelu are written with plain modules so torch.fx traces them (nn.TransformerEncoderLayer and
 nn.MultiheadAttention are one opaque op to fx) and so torch.onnx.export writes one ONNX node per torch op
@@ -58,19 +60,20 @@ class MlpGelu(nn.Module):
 class Model(NamedTuple):
     build: Callable[[], nn.Module]
     input_shape: tuple[int, ...]
+    dynamic: dict = {}
 
 
 GALLERY = {
     'resnet18': Model(lambda: torchvision.models.resnet18(weights=None).eval(), (1, 3, 224, 224)),
     'mobilenet-v2': Model(lambda: torchvision.models.mobilenet_v2(weights=None).eval(), (1, 3, 224, 224)),
-    'bert-layer': Model(lambda: BertLayer().eval(), (1, 128, 768)),
-    'mlp-gelu': Model(lambda: MlpGelu().eval(), (256, 784)),
+    'bert-layer': Model(lambda: BertLayer().eval(), (1, 128, 768), {'batch': 0, 'seq': 1}),
+    'mlp-gelu': Model(lambda: MlpGelu().eval(), (256, 784), {'batch': 0}),
 }
 
 
 def torchvision_model(name):
     """torchvision.models.<name>(weights=None) in eval mode."""
-    from torch_export import ExportError
+    from torch_errors import ExportError
     try:
         return torchvision.models.get_model(name, weights=None).eval()
     except ValueError as e:

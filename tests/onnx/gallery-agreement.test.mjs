@@ -13,6 +13,10 @@
 // kind + shape + dtype. A source is compared by element count, not shape: ONNX keeps a 3-D Linear's weight
 // transposed ([in, out], folded from Transpose(weight)), PyTorch as [out, in]. The plans must hold equal
 // multisets of groups and of edge verdicts, and equal totals.
+// Named dimensions (docs/design.md §16): bert-layer (batch, seq) and mlp-gelu (batch) are exported with named
+// dims, and their .onnx files with the same dynamic axes; the importer must find the same names in the same
+// places (shapes are compared as written, names included), given the .json's "dims" as its defaults, so both
+// plan at the traced sizes. Planning graphs with names needs the core's §16.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { before, test } from 'node:test';
@@ -31,15 +35,17 @@ before(async () => {
   fusion = await loadFusion();
 });
 
-const numel = (shape) => shape.reduce((a, b) => a * b, 1);
+const NAMED = { 'bert-layer': ['batch', 'seq'], 'mlp-gelu': ['batch'] };
+const numel = (shape, dims = {}) => shape.reduce((a, d) => a * (typeof d === 'string' ? dims[d] : d), 1);
 const exported = (id) => JSON.parse(readFileSync(new URL(`${id}.json`, DIR), 'utf8'));
-const imported = (id) => importOnnx(readFileSync(new URL(`${id}.onnx`, DIR)), { fileName: `${id}.onnx` });
+const onnxBytes = (id) => readFileSync(new URL(`${id}.onnx`, DIR));
+const imported = (id) => importOnnx(onnxBytes(id), { fileName: `${id}.onnx`, dims: exported(id).dims });
 
 // A plan reduced to what does not depend on names or op order.
 function shapeOfPlan(graph, plan) {
   const member = (i) => {
     const op = graph.ops[i];
-    const size = op.inputs?.length ? `[${op.shape}]` : `(${numel(op.shape)})`;
+    const size = op.inputs?.length ? `[${op.shape}]` : `(${numel(op.shape, graph.dims)})`;
     return `${op.kind}${size} ${op.dtype ?? `${op.dtype_bytes}B`}`;
   };
   const group = (g) =>
@@ -105,6 +111,22 @@ test('the ONNX files pass attributes as Constant inputs, and the importer makes 
       id,
     );
   }
+});
+
+test('the transformer models keep their named dimensions through ONNX; without defaults the importer says so', () => {
+  for (const [id, names] of Object.entries(NAMED)) {
+    const ours = exported(id);
+    assert.deepEqual(Object.keys(ours.dims), names, id);
+    assert.deepEqual(imported(id).graph.dims, ours.dims, id);
+    const bare = importOnnx(onnxBytes(id));
+    assert.deepEqual(Object.keys(bare.graph.dims), names, id);
+    assert.ok(
+      Object.values(bare.graph.dims).every((v) => v === 1),
+      `${id}: names without a value default to 1`,
+    );
+    assert.equal(bare.warnings.length, names.length, `${id}: one warning per name without a value`);
+  }
+  for (const id of MODELS.filter((m) => !NAMED[m])) assert.equal(exported(id).dims, undefined, id);
 });
 
 test('the comparison sees a difference: one extra relu in the ONNX graph changes ops and groups', () => {

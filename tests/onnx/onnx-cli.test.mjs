@@ -27,22 +27,40 @@ test('a model becomes graph JSON on stdout, one op per line, with the summary on
   );
   const r = run(file);
   assert.equal(r.status, 0, r.stderr);
-  const ops = JSON.parse(r.stdout).ops;
+  const { ops, dims } = JSON.parse(r.stdout);
   assert.deepEqual(
     ops.map((op) => [op.name, op.kind, op.shape]),
     [
-      ['x', 'input', [1, 4]],
+      ['x', 'input', ['batch', 4]],
       ['w', 'constant', [3, 4]],
-      ['h/matmul', 'matmul', [1, 3]],
+      ['h/matmul', 'matmul', ['batch', 3]],
       ['b', 'constant', [3]],
-      ['h', 'add', [1, 3]],
-      ['y', 'relu', [1, 3]],
+      ['h', 'add', ['batch', 3]],
+      ['y', 'relu', ['batch', 3]],
     ],
   );
+  assert.deepEqual(dims, { batch: 1 });
+  assert.ok(r.stdout.startsWith('{"dims": {"batch": 1}, "ops": [\n'), r.stdout);
   assert.equal(r.stdout.split('\n').length, ops.length + 3);
-  assert.match(r.stderr, /warning: graph input 'x': symbolic dimension 'batch' of 'x' taken as 1/);
+  assert.match(r.stderr, /warning: graph input 'x': dimension 'batch' of 'x' has no value, .*--dim batch=N/);
   assert.match(r.stderr, /2 nodes → 6 ops \(0 opaque, 2 initializers\)/);
   assert.equal(run('--quiet', file).stderr, '');
+  const bound = run('--dim', 'batch=32', file);
+  assert.deepEqual(JSON.parse(bound.stdout).dims, { batch: 32 });
+  assert.doesNotMatch(bound.stderr, /warning/, 'a name with a value owes no warning');
+  assert.deepEqual(JSON.parse(run('--dim=batch=7', '--quiet', file).stdout).dims, { batch: 7 });
+  const unused = run('--dim', 'seq=4', file);
+  assert.match(unused.stderr, /warning: model: no dimension is named 'seq' \(the names used: batch\)/);
+});
+
+test('--dim must be NAME=N with N a whole number', () => {
+  const file = `${dir}/linear.onnx`;
+  for (const bad of [['--dim', 'batch'], ['--dim', 'batch=-1'], ['--dim', 'batch=1.5'], ['--dim']]) {
+    const r = run(...bad, file);
+    assert.equal(r.status, 2, bad.join(' '));
+    assert.match(r.stderr, /usage: /);
+  }
+  assert.match(run('--dim', 'batch=x', file).stderr, /^onnx2fusion: --dim batch=x: write NAME=N, e\.g\. --dim batch=8/);
 });
 
 test('a model that cannot be imported exits 1 naming the file and the node; bad usage exits 2', () => {

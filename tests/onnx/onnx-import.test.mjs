@@ -246,7 +246,7 @@ test('a scalar constant read by an op that is not elementwise stays an input; Ge
   assert.deepEqual([g.y.kind, g.y.inputs], ['add', ['y/matmul']]);
 });
 
-test('a symbolic or unknown dimension becomes 1, with one warning per symbol', () => {
+test('a symbolic dimension keeps its name, an unknown one gets a fresh name; each is warned about once', () => {
   const { graph: g, warnings } = load({
     inputs: [info('a', F32, ['batch', 3]), info('b', F32, ['batch', null])],
     outputs: [info('y', F32)],
@@ -255,14 +255,17 @@ test('a symbolic or unknown dimension becomes 1, with one warning per symbol', (
   assert.deepEqual(
     g.ops.map((op) => op.shape),
     [
-      [1, 3],
-      [1, 1],
-      [1, 3],
+      ['batch', 3],
+      ['batch', 'unk_0'],
+      ['batch', 3],
     ],
   );
+  assert.deepEqual(g.dims, { batch: 1, unk_0: 1 }, 'names without a value default to 1');
   assert.deepEqual(warnings, [
-    "graph input 'a': symbolic dimension 'batch' of 'a' taken as 1",
-    "graph input 'b': unknown dimension 1 of 'b' taken as 1",
+    "graph input 'a': dimension 'batch' of 'a' has no value, so \"dims\" gives it 1: set it with the import " +
+      'option dims: {batch: N} (onnx2fusion --dim batch=N) or bind it when planning',
+    "graph input 'b': unknown dimension 1 of 'b' is named 'unk_0' and has no value, so \"dims\" gives it 1: set it " +
+      'with the import option dims: {unk_0: N} (onnx2fusion --dim unk_0=N) or bind it when planning',
   ]);
 });
 

@@ -3,7 +3,8 @@
 //
 // Message in: {id, dir} (a folder holding model.onnx and test_data_set_0/; null: answer {id, ready} once loaded).
 // Message out: {id, ms, ok, ...}:
-//   ok: true   ops, warnings, stats, outputs ([name, op index]), provenance, expected (per graph output: the
+//   ok: true   ops, dims (default values of named dimensions), warnings, stats, outputs ([name, op index]),
+//              provenance, expected (per graph output: the
 //              declared dims and the dims of test_data_set_0/output_<k>.pb, null when absent or not a tensor),
 //              inferred: the same model imported again with every declared shape but the graph inputs' removed
 //              (value_info, graph and body outputs), so that each shape must come from shape inference:
@@ -73,6 +74,7 @@ parentPort.on('message', ({ id, dir }) => {
       ok: true,
       ms: performance.now() - started,
       ops: r.ops,
+      dims: r.dims,
       warnings: r.warnings,
       stats: r.stats,
       outputs: [...r.outputs],

@@ -223,6 +223,7 @@ test(
     const failures = new Map();
     const times = [];
     const inference = { ok: 0, failures: new Map() };
+    const named = [];
     let imported = 0;
     try {
       for (const dir of dirs) {
@@ -239,7 +240,8 @@ test(
           continue;
         }
         imported += 1;
-        const graph = { ops: r.ops };
+        const graph = Object.keys(r.dims).length ? { dims: r.dims, ops: r.ops } : { ops: r.ops };
+        if (graph.dims) named.push(`${name}: ${Object.keys(r.dims)}`);
         const plan = fusion.plan(graph);
         if (!plan.ok) problems.push(`${name}: the core rejects the graph: ${plan.error.message}`);
         else if (!fusion.verify(graph, {}, plan).valid) problems.push(`${name}: the plan does not verify`);
@@ -253,6 +255,7 @@ test(
       await sweeper.close();
     }
     report(dirs, imported, failures, inference, times);
+    console.log(`models whose graphs name dimensions: ${named.length}${named.length ? ` (${named.join('; ')})` : ''}`);
     assert.deepEqual(problems, []);
     assert.ok(imported >= MIN_IMPORTED, `only ${imported} models import; the floor is ${MIN_IMPORTED}`);
     assert.ok(

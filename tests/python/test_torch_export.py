@@ -1,5 +1,6 @@
 """test_torch_export.py — tools/torch_export.py: every row of its mapping table, names, shapes and dtypes, tuple
-results, unknown targets as opaque, errors, the command line, and the committed gallery being current.
+results, unknown targets as opaque, errors, the command line, named dimensions (--dynamic, tools/torch_dims.py),
+and the committed gallery being current.
 
 Run: /usr/bin/python3 -B -m unittest discover -s tests/python -v    (Debian's python3-torch, python3-torchvision,
 python3-onnx; tools/run-tests.mjs runs it as the `python` suite).
@@ -26,6 +27,7 @@ from torch import nn  # noqa: E402
 
 import make_gallery  # noqa: E402
 import sample_modules  # noqa: E402
+import torch_dims  # noqa: E402
 import torch_export  # noqa: E402
 import torch_mapping  # noqa: E402
 import torch_models  # noqa: E402
@@ -494,6 +496,107 @@ class CommandLineTest(unittest.TestCase):
                 self.assertEqual(got, status)
                 self.assertIn(message, err)
                 self.assertEqual(out, '')
+
+
+class Rows(nn.Module):
+    """[b, s, 8] → Linear → view(-1, 8) → relu → view(b, s, 8) (with b, s = x.shape)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):
+        b, s, _ = x.shape
+        return torch.relu(self.fc(x).view(-1, 8)).view(b, s, 8)
+
+
+def export_dynamic(module, inputs, dynamic):
+    warnings = []
+    graph = export_module(module.eval(), inputs, dynamic=dynamic, warn=warnings.append)
+    return graph, warnings
+
+
+class DynamicTest(unittest.TestCase):
+    """--dynamic / export_module(dynamic=...): named dimensions, found by running the model at a second size."""
+
+    def test_parse_dynamic_reads_name_dim_and_name_input_dim(self):
+        self.assertEqual(torch_dims.parse_dynamic(['batch=0', 'seq=x:1', 'batch=1:0']),
+                         {'batch': [(None, 0), (1, 0)], 'seq': [('x', 1)]})
+        for bad in ['batch', 'batch=x', '2d=0', 'b-s=0', '=0', 'batch=-1']:
+            with self.subTest(spec=bad):
+                with self.assertRaises(ExportError):
+                    torch_dims.parse_dynamic([bad])
+
+    def test_a_named_batch_follows_through_linear_layers_and_dims_hold_the_traced_size(self):
+        graph, warnings = export_dynamic(sample_modules.TinyNet(), (torch.randn(2, 8),), {'batch': 0})
+        self.assertEqual(graph['dims'], {'batch': 2})
+        self.assertEqual(list(graph), ['dims', 'ops'])
+        shapes = {op['name']: op['shape'] for op in graph['ops']}
+        self.assertEqual(shapes['x'], ['batch', 8])
+        self.assertEqual(shapes['fc1'], ['batch', 16])
+        self.assertEqual(shapes['fc1.weight'], [16, 8], 'weights keep their numbers')
+        self.assertEqual(shapes['fc2.bias_add'], ['batch', 4])
+        self.assertEqual(warnings, [])
+        self.assertTrue(torch_export.to_json(graph).startswith('{"dims": {"batch": 2}, "ops": [\n  {"name": "x"'))
+
+    def test_a_dim_that_only_equals_the_traced_size_keeps_its_number(self):
+        graph, _ = export_dynamic(nn.Linear(4, 4), (torch.randn(4, 4),), {'batch': 0})
+        self.assertEqual([op['shape'] for op in graph['ops'] if op.get('inputs')], [['batch', 4], ['batch', 4]])
+
+    def test_a_product_of_names_is_a_derived_name_with_a_warning_and_is_seen_through(self):
+        graph, warnings = export_dynamic(Rows(), (torch.randn(2, 3, 8),), {'batch': 0, 'seq': 1})
+        shapes = [op['shape'] for op in graph['ops'] if op.get('inputs')]
+        self.assertEqual(shapes, [['batch', 'seq', 8], ['batch', 'seq', 8], ['batch_x_seq', 8], ['batch_x_seq', 8],
+                                  ['batch', 'seq', 8]])
+        self.assertEqual(graph['dims'], {'batch': 2, 'seq': 3, 'batch_x_seq': 6})
+        self.assertEqual(len(warnings), 1)
+        self.assertIn("'batch_x_seq' stands for batch*seq", warnings[0])
+
+    def test_a_size_that_follows_a_name_but_is_no_multiple_of_it_is_derived(self):
+        graph, warnings = export_dynamic(nn.Conv2d(1, 2, 3, stride=2, padding=1), (torch.randn(1, 1, 8, 8),),
+                                         {'N': 0, 'H': 2})
+        conv = next(op for op in graph['ops'] if op['kind'] == 'conv')
+        self.assertEqual(conv['shape'], ['N', 2, 'H_dim', 4])
+        self.assertEqual(graph['dims'], {'N': 1, 'H': 8, 'H_dim': 4})
+        self.assertIn('changes with H but is no whole multiple of it', warnings[0])
+
+    def test_names_per_input_and_for_every_input(self):
+        graph, _ = export_dynamic(sample_modules.TwoInputs(), (torch.randn(3, 4), torch.ones(3, 4, dtype=torch.bool)),
+                                  {'rows': 0})
+        self.assertEqual([op['shape'] for op in graph['ops']][:2], [['rows', 4], ['rows', 4]])
+        graph, _ = export_dynamic(sample_modules.TwoInputs(), (torch.randn(3, 4), torch.ones(4, dtype=torch.bool)),
+                                  {'rows': [('x', 0)]})
+        self.assertEqual([op['shape'] for op in graph['ops']][:2], [['rows', 4], [4]])
+
+    def test_dynamic_errors_say_what_to_do(self):
+        two = (sample_modules.TwoInputs(), (torch.randn(3, 4), torch.ones(3, 4, dtype=torch.bool)))
+        cases = [
+            ({'n': [('x', 5)]}, "input 'x' has no dim 5"),
+            ({'n': [('nope', 0)]}, "input 'nope' has no dim 0"),
+            ({'n': [('x', 0), ('mask', 1)]}, 'traced sizes [3, 4]'),
+            ({'n': [('x', 0)]}, 'with its dims at 6 (the probe size'),
+            ({'n': 7}, 'no input has dim 7'),
+        ]
+        for dynamic, message in cases:
+            with self.subTest(dynamic=dynamic):
+                with self.assertRaises(ExportError) as caught:
+                    export_dynamic(*two, dynamic)
+                self.assertIn(message, str(caught.exception))
+
+    def test_dynamic_on_the_command_line_with_warnings_on_stderr(self):
+        status, out, err = run_main('--module', 'sample_modules:TinyNet', '--input-shape', '2,8', '--dynamic',
+                                    'batch=0')
+        self.assertEqual(status, 0, err)
+        self.assertEqual(json.loads(out)['dims'], {'batch': 2})
+        self.assertEqual(err, '')
+        status, out, err = run_main('--module', 'sample_modules:TinyNet', '--input-shape', '2,8', '--dynamic', 'b=x')
+        self.assertEqual((status, out), (1, ''))
+        self.assertIn("--dynamic 'b=x': write NAME=DIM", err)
+
+    def test_without_dynamic_there_are_no_names_and_no_dims(self):
+        graph, _ = export_dynamic(sample_modules.TinyNet(), (torch.randn(2, 8),), None)
+        self.assertEqual(list(graph), ['ops'])
+        self.assertTrue(torch_export.to_json(graph).startswith('{"ops": [\n'))
 
 
 class GalleryTest(unittest.TestCase):

@@ -101,10 +101,10 @@ test('parallel edges into a collapsed group merge and count what they stand for'
 test('every op of a large graph is drawn exactly once, inside its collapsed group or as itself', () => {
   const text = readFileSync(new URL('../../examples/transformer-mlp.json', import.meta.url), 'utf8');
   const ops = [];
-  const base = JSON.parse(text).ops;
+  const { dims, ops: base } = JSON.parse(text);
   for (let r = 0; r < 40; r++)
     ops.push(...base.map((op) => ({ ...op, name: `${op.name}_${r}`, inputs: op.inputs?.map((i) => `${i}_${r}`) })));
-  const graph = { ops };
+  const graph = { dims, ops }; // the example names its leading dimension (docs/design.md §16)
   assert.ok(ops.length > COLLAPSE_ABOVE);
   const plan = planOf(graph);
   const out = drawnViewModel(graph, plan, null);

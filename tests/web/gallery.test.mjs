@@ -49,6 +49,17 @@ test('every example validates, names all its ops uniquely, and plans', () => {
   }
 });
 
+test('the transformer examples name their leading dimensions; the defaults are the sizes their stories tell', () => {
+  const named = { 'transformer-mlp': { tokens: 4096 }, 'attention-scores': { batch: 8, seq: 512 } };
+  for (const [id, dims] of Object.entries(named)) {
+    assert.deepEqual(JSON.parse(text(id)).dims, dims, id);
+    const { plan } = planOf(id);
+    assert.deepEqual(plan.dims, dims, id);
+    assert.equal(plan.grouping_independent_of_dims, true, `${id}: the groups do not depend on the sizes`);
+  }
+  assert.deepEqual(planOf('transformer-mlp', { dims: { tokens: 8 } }).multi, planOf('transformer-mlp').multi);
+});
+
 test('bias + relu and the elementwise chain each become one kernel after their sources', () => {
   assert.deepEqual(planOf('bias-relu').multi, [['y', 'z']]);
   assert.deepEqual(planOf('elementwise-chain').multi, [['act', 'out', 'scaled', 'shifted']]);

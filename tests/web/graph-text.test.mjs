@@ -21,6 +21,17 @@ test('formatting keeps odd names exactly and puts keys in a fixed order', () => 
   assert.equal(formatGraph({ ops: [] }), '{"ops": []}\n');
 });
 
+test('the default values of named dimensions come first, on the opening line, and survive formatting', () => {
+  const graph = { ops: [{ name: 'x', kind: 'input', shape: ['N', 768], dtype: 'f16' }], dims: { N: 8, seq: 128 } };
+  const text = formatGraph(graph);
+  assert.equal(
+    text,
+    '{"dims": {"N": 8, "seq": 128}, "ops": [\n  {"name": "x", "kind": "input", "shape": ["N", 768], "dtype": "f16"}\n]}\n',
+  );
+  assert.deepEqual(JSON.parse(text), graph);
+  assert.equal(formatGraph({ ops: [], dims: { N: 1 } }), '{"dims": {"N": 1}, "ops": []}\n');
+});
+
 test('text that is not a graph object does not parse', () => {
   for (const t of ['', '{', '[]', '{"ops": 3}', 'null']) assert.equal(parseGraphText(t).ok, false, t);
   assert.equal(parseGraphText('{"ops": []}').ok, true);
@@ -39,7 +50,7 @@ test('inputs resolve by index and by name; a dangling reference is -1', () => {
   assert.equal(opLabel(g, 1), '#1 relu');
 });
 
-test('a typed shape reads as a list of non-negative integers, or null', () => {
+test('a typed shape reads as a list of non-negative integers and dimension names, or null', () => {
   assert.deepEqual(parseShape('1024, 768'), [1024, 768]);
   assert.deepEqual(parseShape(' [4096 x 1] '), [4096, 1]);
   assert.deepEqual(parseShape('2×3×4'), [2, 3, 4]);
@@ -47,5 +58,11 @@ test('a typed shape reads as a list of non-negative integers, or null', () => {
   assert.deepEqual(parseShape('[]'), []);
   assert.equal(parseShape('1024, -1'), null);
   assert.equal(parseShape('1.5'), null);
-  assert.equal(parseShape('a, b'), null);
+  assert.deepEqual(parseShape('a, b'), ['a', 'b']);
+  assert.deepEqual(parseShape('tokens, 3072'), ['tokens', 3072]);
+  assert.deepEqual(parseShape('["batch", 12, "seq", "seq"]'), ['batch', 12, 'seq', 'seq']);
+  assert.deepEqual(parseShape('max_len x 4'), ['max_len', 'x', 4], 'an x between words is a name, not a separator');
+  assert.deepEqual(parseShape('2 x 3'), [2, 3]);
+  assert.equal(parseShape('2d, 4'), null, 'a name starts with a letter or _');
+  assert.equal(parseShape('batch-size'), null);
 });

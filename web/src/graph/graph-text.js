@@ -3,10 +3,12 @@
 // Contract: parseGraphText(text) → {ok:true, graph} when the text is a JSON object with an `ops` array,
 // else {ok:false}; it does not validate (the planner does, and reports errors as data).
 // formatGraph(graph) → canonical text: one op per line, keys in a fixed order, so diffs and share links stay
-// small and graph edits produce text a person can read. resolveInputs(graph) maps each op's inputs (indices
-// or names) to op indices, or -1 for a reference to no op. parseShape(text) reads a shape typed in a form field
-// ("1024, 768", "[1024, 768]" or "1024x768" → [1024, 768]; "" or "[]" → []) and gives null when it is not a
-// list of non-negative integers. No planning, no byte counts.
+// small and graph edits produce text a person can read; the default values of named dimensions (docs/design.md
+// §16), when the graph has a "dims" object, come first on the opening line: {"dims": {"N": 8}, "ops": [
+// resolveInputs(graph) maps each op's inputs (indices or names) to op indices, or -1 for a reference to no op.
+// parseShape(text) reads a shape typed in a form field ("1024, 768", "[1024, 768]" or "1024x768" → [1024, 768];
+// "N, 768" → ["N", 768], a dimension name of docs/design.md §16, with or without quotes; "" or "[]" → []) and
+// gives null when an entry is neither a whole number ≥ 0 nor a name. No planning, no byte counts.
 // Shown by tests/web/graph-text.test.mjs.
 
 const KEY_ORDER = ['name', 'kind', 'inputs', 'shape', 'dtype', 'dtype_bytes'];
@@ -42,8 +44,9 @@ function formatOp(op) {
 
 export function formatGraph(graph) {
   const ops = graph.ops ?? [];
-  if (ops.length === 0) return '{"ops": []}\n';
-  return `{"ops": [\n${ops.map((op) => `  ${formatOp(op)}`).join(',\n')}\n]}\n`;
+  const dims = graph.dims && typeof graph.dims === 'object' ? `"dims": ${formatValue(graph.dims)}, ` : '';
+  if (ops.length === 0) return `{${dims}"ops": []}\n`;
+  return `{${dims}"ops": [\n${ops.map((op) => `  ${formatOp(op)}`).join(',\n')}\n]}\n`;
 }
 
 // The op indices each op reads, in order (-1 where a reference names no op).
@@ -65,7 +68,17 @@ export function opLabel(graph, i) {
   return typeof op?.name === 'string' && op.name ? op.name : `#${i} ${op?.kind ?? '?'}`;
 }
 
-// "1024, 768" → [1024, 768]; "" or "[]" → []; null when not a list of non-negative integers.
+const DIM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+// One typed entry: a whole number ≥ 0, a dimension name (quotes allowed), or null.
+function parseDim(word) {
+  const name = word.replace(/^"(.*)"$/, '$1');
+  if (DIM_NAME.test(name)) return name;
+  const d = Number(word);
+  return Number.isSafeInteger(d) && d >= 0 ? d : null;
+}
+
+// "1024, 768" → [1024, 768]; "N, 768" → ["N", 768]; "" or "[]" → []; null when an entry is neither.
 export function parseShape(text) {
   const t = String(text)
     .trim()
@@ -73,8 +86,9 @@ export function parseShape(text) {
     .trim();
   if (t === '') return [];
   const dims = t
-    .split(/[\s,x×]+/)
+    .replace(/(\d)\s*[x×]\s*(?=\d)/g, '$1,') // "1024x768": x between numbers separates; a name may hold an x
+    .split(/[\s,]+/)
     .filter(Boolean)
-    .map(Number);
-  return dims.every((d) => Number.isSafeInteger(d) && d >= 0) ? dims : null;
+    .map(parseDim);
+  return dims.every((d) => d !== null) ? dims : null;
 }

@@ -10,17 +10,18 @@
 //   If    opaque: reads the condition and both branches' k-th results; its shape is
 //         theirs when they agree, else the declared one
 //   Loop  scan: a carried value has the body's shape; a scan output is [trip count, ...] when the trip count
-//         is a constant, else the declared shape
+//         is a constant (a number, or a dimension name: Gather of Shape), else the declared shape
 //   Scan  scan: state as the body's; a scan output inserts the sequence length at its scan_output_axes entry
 //         (opset 8's batched form is handled: batch axis 0, sequence axis 1)
 // Bodies are converted by cx.convertGraph (convert.js), so nesting is bounded by LIMITS.maxNesting (survey.js).
 // Tested by tests/onnx/onnx-import.test.mjs (subgraph cases) and the ONNX test models with If/Loop/Scan.
 
+import { isName } from './dim-names.js';
 import { BOOL, INT64 } from './dtypes.js';
 import { ShapeError } from './errors.js';
-import { concretize, declareTypes } from './emit.js';
 import { emitOutput } from './lower.js';
 import { childScope, lazySource, resolve } from './scope.js';
+import { declareTypes, nameDims } from './settle.js';
 import { axisIn, intAttr, intsAttr, sameShape } from './shape-util.js';
 
 const nodeLabel = (job) => job.node.name || `#${job.where.index} (${job.node.opType})`;
@@ -43,21 +44,21 @@ function convertBody(job, attr, bindings) {
   graph.input.forEach((vi, k) => {
     const inWhere = { label: `body input '${vi.name}'`, path: `${path}.input[${k}]` };
     const declared = cx.declared.get(vi.name);
-    const bound = bindings[k] ?? bodyInputFromDeclared(cx, inWhere, vi.name, declared);
+    const bound = bindings[k] ?? bodyInputFromDeclared(cx, vi.name, declared);
     body.values.set(vi.name, lazySource(cx, { name: vi.name, kind: 'input', ...bound, region }, inWhere));
   });
   cx.convertGraph(cx, graph, body, path);
   return graph.output.map((o) => resolve(body, o.name));
 }
 
-function bodyInputFromDeclared(cx, where, name, declared) {
+function bodyInputFromDeclared(cx, name, declared) {
   if (!declared?.dims || !declared.elemType) {
     throw new ShapeError(
       `body input '${name}' has no outer value to take its shape from and declares none`,
       'unknown_shape',
     );
   }
-  return { shape: concretize(cx, where, name, declared.dims), dtype: declared.elemType };
+  return { shape: nameDims(cx, name, declared.dims), dtype: declared.elemType };
 }
 
 const valueInfo = (v) => v && { shape: v.shape, dtype: v.dtype };
@@ -89,7 +90,8 @@ export function lowerLoop(job) {
     let inferred = valueInfo(r);
     let failure = null;
     if (k >= carried.length) {
-      inferred = Number.isSafeInteger(count) && count >= 0 ? { shape: [count, ...r.shape], dtype: r.dtype } : null;
+      const known = isName(count) || (Number.isSafeInteger(count) && count >= 0);
+      inferred = known ? { shape: [count, ...r.shape], dtype: r.dtype } : null;
       const why = 'the trip count M is not a constant, so scan outputs have unknown length';
       failure = inferred ? null : new ShapeError(why, 'not_constant');
     }

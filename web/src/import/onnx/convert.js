@@ -1,7 +1,11 @@
 // convert.js — a decoded ModelProto → graph JSON ops (docs/design.md §2), the importer's main pass.
 //
-// Contract: convertModel(model) → {ops, warnings, stats, outputs, provenance}; throws OnnxImportError.
-//   ops         graph JSON ops in topological order; names are ONNX tensor names (made unique), inputs are names
+// Contract: convertModel(model, {limits, dims}) → {ops, dims, warnings, stats, outputs, provenance}; throws
+// OnnxImportError.
+//   ops         graph JSON ops in topological order; names are ONNX tensor names (made unique), inputs are names;
+//               a shape entry is a number or a dimension name (docs/design.md §16; dim-names.js)
+//   dims        {name: default value} for every dimension name the ops use, in order of first use (the graph's
+//               top-level "dims"); the option `dims` gives defaults by ONNX or sanitised name, the rest get 1
 //   outputs     Map graph-output name → op index (those ops carry "output": true)
 //   provenance  one record per converted node: {opType, domain, path, ops: [op indices it produced]}
 // Stages: survey (used names, caps) → the top graph: declared types, initializers (lazy: a constant op is made at
@@ -12,11 +16,13 @@
 // Tested by tests/onnx/onnx-import.test.mjs, tests/onnx/onnx-shapes.test.mjs, tests/onnx/onnx-testdata.test.mjs.
 
 import { lowerIf, lowerLoop, lowerScan } from './convert-control.js';
+import { DimTable } from './dim-names.js';
 import { OnnxImportError, ShapeError, nodeError } from './errors.js';
-import { concretize, declareTypes, emit, fail, newBuild, typeWord } from './emit.js';
+import { emit, fail, newBuild, warn } from './emit.js';
 import { lowerElide, lowerGemm, lowerNode, lowerSource } from './lower.js';
 import { UNKNOWN_OP, lookupOp } from './op-table.js';
 import { childScope, lazySource, opOf, resolve } from './scope.js';
+import { declareTypes, nameDims, typeWord } from './settle.js';
 import { nodeOrder, survey } from './survey.js';
 import { attributes, tensorDims, tensorValues } from './tensor.js';
 
@@ -29,17 +35,26 @@ export const LIMITS = Object.freeze({
   maxWarnings: 100,
 });
 
-export function convertModel(model, limits = LIMITS) {
-  const cx = newBuild(limits);
+export function convertModel(model, { limits = LIMITS, dims = {} } = {}) {
+  const cx = newBuild(limits, new DimTable(dims));
   cx.used = survey(model, limits).used;
   cx.opset = defaultOpset(model);
   cx.convertGraph = convertGraph; // for control-flow bodies (convert-control.js)
   const scope = childScope(null, '');
   convertGraph(cx, model.graph, scope, 'graph', { inputs: true });
   markOutputs(cx, model.graph, scope);
+  warnUnusedDefaults(cx);
   if (cx.suppressed) cx.warnings.push(`… and ${cx.suppressed} more warnings`);
   cx.stats.ops = cx.ops.length;
-  return { ops: cx.ops, warnings: cx.warnings, stats: cx.stats, outputs: cx.outputs, provenance: cx.provenance };
+  const { ops, warnings, stats, outputs, provenance } = cx;
+  return { ops, dims: cx.dims.defaultsOf(cx.usedDims), warnings, stats, outputs, provenance };
+}
+
+function warnUnusedDefaults(cx) {
+  const unused = cx.dims.unusedDefaults();
+  if (unused.length === 0) return;
+  const used = [...cx.usedDims].join(', ') || 'none';
+  warn(cx, `model: no dimension is named ${unused.map((n) => `'${n}'`).join(', ')} (the names used: ${used})`);
 }
 
 function defaultOpset(model) {
@@ -112,7 +127,7 @@ function addGraphInputs(cx, graph, scope, path) {
     }
     if (!declared.dims)
       throw fail(where, 'declares no shape (its rank is unknown); give the input a shape', 'unknown_shape');
-    const shape = concretize(cx, where, vi.name, declared.dims);
+    const shape = nameDims(cx, vi.name, declared.dims);
     const op = emit(cx, { name: vi.name, kind: 'input', shape, dtype: declared.elemType ?? 0 }, where);
     scope.values.set(vi.name, { op, shape, dtype: declared.elemType, value: null });
   });

@@ -2,21 +2,22 @@
 //
 // Contract: each lowering takes a job {cx, scope, where, record, row, node, inputs, attrs} (inputs are scope
 // values, null for an absent optional input), emits the node's ops through emit.js and binds each output
-// tensor name in job.scope. infer(job) runs the row's shape rule; emitOutput settles one output's shape
-// (emit.js settle) and emits its op, named after the output tensor and labelled with the ONNX type when
-// op-table.js hasLabel says so. The inputs an op reads are chosen by operands.js (statically known attributes
-// in disguise and scalar operands of elementwise ops are part of the op). Shape problems are thrown as
-// ShapeError and named by convert.js.
+// tensor name in job.scope. infer(job) runs the row's shape rule (its context carries the import's DimTable,
+// so rules can name dimensions); emitOutput settles one output's shape (settle.js) and emits its op, named after
+// the output tensor and labelled with the ONNX type when op-table.js hasLabel says so. The inputs an op reads
+// are chosen by operands.js (statically known attributes in disguise and scalar operands of elementwise ops are
+// part of the op). Shape problems are thrown as ShapeError and named by convert.js.
 // Tested by tests/onnx/onnx-import.test.mjs.
 
 import { foldValue } from './const-fold.js';
 import { BOOL } from './dtypes.js';
 import { ShapeError, nodeTitle } from './errors.js';
-import { checkDtype, emit, settle, warn } from './emit.js';
+import { checkDtype, emit, warn } from './emit.js';
 import { hasLabel } from './op-table.js';
 import { readInputs } from './operands.js';
 import { RULES } from './shape-inference.js';
 import { lazySource, opOf } from './scope.js';
+import { settle } from './settle.js';
 
 const label = (job) => nodeTitle(job.node, job.where.index);
 
@@ -39,6 +40,7 @@ const ruleContext = (job) => ({
   outputs: job.node.output.length,
   opset: job.cx.opset,
   valueCap: job.cx.limits.valueCap,
+  dims: job.cx.dims,
 });
 
 // The label of the node's ops: its ONNX type for opaque, nearest-kind and control-flow ops, else none.

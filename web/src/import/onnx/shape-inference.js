@@ -6,10 +6,20 @@
 // opset, valueCap} (shape-util.js). A rule throws ShapeError when the inputs cannot produce an output (shapes that do not
 // broadcast, an axis out of range) or when it needs a value that is not constant (code 'not_constant'); the
 // converter then falls back to the shape the model declares. Rules follow the ONNX operator specification
-// (onnx/docs/Operators.md), with the older forms (attributes that later became inputs) up to opset 18. Rules for less common ops are in shape-rules-extra.js, and RULES
-// holds both. op-table.js names the rule of each op type. Tested by tests/onnx/onnx-shapes.test.mjs and, against
-// the shapes ONNX's own test models declare, tests/onnx/onnx-testdata.test.mjs.
+// (onnx/docs/Operators.md), with the older forms (attributes that later became inputs) up to opset 18. Rules for
+// less common ops are in shape-rules-extra.js, and RULES holds both. op-table.js names the rule of each op type.
+// Named dimensions (docs/onnx.md, "Named dimensions"): a dimension may be a name, and so may an entry of a
+// constant shape tensor (Shape of a named tensor, gathered, concatenated, multiplied: const-fold.js). Rules carry
+// names through: broadcasting and matmul as dim-algebra.js broadcastDim says, Transpose, reductions, Softmax and
+// Gather move them, Reshape and Flatten see through products (a -1 is the remaining product when that is exact:
+// [batch, seq, 768] → [-1, 768] gives a derived batch_x_seq, and back to [batch, -1, 768] gives seq), Concat
+// adds (sumDim), and any other arithmetic on a name gives a derived name (liftDim) whose default is its value at
+// the defaults; a name is never turned into a number. Tested by tests/onnx/onnx-shapes.test.mjs,
+// tests/onnx/onnx-dims.test.mjs and, against the shapes ONNX's own test models declare,
+// tests/onnx/onnx-testdata.test.mjs.
 
+import { allNumbers, liftDim, productDim, quotientDim, sumDim } from './dim-algebra.js';
+import { isName } from './dim-names.js';
 import { BOOL } from './dtypes.js';
 import { ShapeError } from './errors.js';
 import { EXTRA_RULES } from './shape-rules-extra.js';
@@ -18,13 +28,15 @@ import {
   axisIn,
   broadcastShapes,
   constInts,
+  constNumbersOnly,
   convShape,
+  dimsOf,
   has,
   intAttr,
   intsAttr,
   matmulShape,
+  mustAgree,
   need,
-  product,
   spatial,
   windows,
 } from './shape-util.js';
@@ -34,7 +46,14 @@ const present = (ctx) => ctx.inputs.filter(Boolean);
 
 // Elementwise with one data input (extra inputs such as Clip's min/max or PRelu's slope do not change it).
 const unary = (ctx) => [{ shape: first(ctx).shape }];
-const broadcast = (ctx) => [{ shape: broadcastShapes(present(ctx).map((v) => v.shape)) }];
+const broadcast = (ctx) => [
+  {
+    shape: broadcastShapes(
+      present(ctx).map((v) => v.shape),
+      dimsOf(ctx),
+    ),
+  },
+];
 const compare = (ctx) => [{ shape: broadcast(ctx)[0].shape, dtype: BOOL }];
 const where = (ctx) => [{ shape: broadcast(ctx)[0].shape, dtype: need(ctx, 1).dtype }];
 
@@ -45,14 +64,14 @@ function cast(ctx) {
 }
 const castLike = (ctx) => [{ shape: first(ctx).shape, dtype: need(ctx, 1).dtype }];
 
-const matmul = (ctx) => [{ shape: matmulShape(first(ctx).shape, need(ctx, 1).shape) }];
+const matmul = (ctx) => [{ shape: matmulShape(first(ctx).shape, need(ctx, 1).shape, dimsOf(ctx)) }];
 
 function gemm(ctx) {
   const [a, b] = [first(ctx).shape, need(ctx, 1).shape];
   if (a.length !== 2 || b.length !== 2) throw new ShapeError(`Gemm needs 2-D A and B, got [${a}] and [${b}]`);
   const [m, k] = intAttr(ctx, 'transA', 0) ? [a[1], a[0]] : a;
   const [k2, n] = intAttr(ctx, 'transB', 0) ? [b[1], b[0]] : b;
-  if (k !== k2) throw new ShapeError(`inner dimensions differ: A gives ${k}, B gives ${k2}`);
+  mustAgree(k, k2, `inner dimensions differ: A gives ${k}, B gives ${k2}`);
   return [{ shape: [m, n] }];
 }
 
@@ -61,14 +80,17 @@ const conv = (ctx) => [{ shape: convShape(ctx) }];
 function convTranspose(ctx) {
   const x = first(ctx).shape;
   const w = need(ctx, 1).shape;
-  if (w.length !== x.length || x[1] !== w[0]) throw new ShapeError(`weight [${w}] does not match input [${x}]`);
-  const channels = w[1] * intAttr(ctx, 'group', 1);
+  if (w.length !== x.length || (allNumbers([x[1], w[0]]) && x[1] !== w[0]))
+    throw new ShapeError(`weight [${w}] does not match input [${x}]`);
+  const channels = productDim(dimsOf(ctx), [w[1], intAttr(ctx, 'group', 1)]);
   const kernel = intsAttr(ctx, 'kernel_shape', w.slice(2));
   const outputShape = intsAttr(ctx, 'output_shape', null);
   if (outputShape) return [{ shape: [x[0], channels, ...outputShape.slice(-kernel.length)] }];
   const extra = intsAttr(ctx, 'output_padding', []);
+  const length = (v, i) => (n) =>
+    v.same ? n * v.s : v.s * (n - 1) + (extra[i] ?? 0) + (v.k - 1) * v.d + 1 - v.begin - v.end;
   const lengths = windows(ctx, x, kernel).map((v, i) =>
-    v.same ? v.size * v.s : v.s * (v.size - 1) + (extra[i] ?? 0) + (v.k - 1) * v.d + 1 - v.begin - v.end,
+    liftDim(dimsOf(ctx), 'transposed_window', [v.size, v.k, v.s, v.d, v.begin, v.end, extra[i] ?? 0], length(v, i)),
   );
   return [{ shape: [x[0], channels, ...lengths] }];
 }
@@ -116,26 +138,40 @@ function transpose(ctx) {
   return [{ shape: axesIn(perm, x.length, 'perm').map((p) => x[p]) }];
 }
 
-// Reshape's target: 0 copies the input dim (unless allowzero), one -1 takes what is left.
-export function reshapeTarget(x, target, allowZero) {
+// Reshape's target: 0 copies the input dim (unless allowzero), one -1 takes what is left. With names (t, the
+// DimTable): the -1 is the exact quotient of the products when there is one, else a derived name; a target
+// without -1 is trusted unless both sides are numbers.
+export function reshapeTarget(x, target, allowZero, t = null) {
   const dims = target.map((d, i) => (d === 0 && !allowZero ? x[i] : d));
-  if (dims.some((d) => d === undefined || d < -1 || !Number.isSafeInteger(d))) {
+  if (dims.some((d) => d === undefined || (!isName(d) && (d < -1 || !Number.isSafeInteger(d))))) {
     throw new ShapeError(`target shape [${target}] is invalid for input [${x}]`);
   }
   const holes = dims.filter((d) => d === -1).length;
-  const known = product(dims.filter((d) => d !== -1));
-  const total = product(x);
   if (holes > 1) throw new ShapeError(`target shape [${target}] has more than one -1`);
-  if (holes === 0 ? known !== total : known === 0 || total % known !== 0) {
+  const known = dims.filter((d) => d !== -1);
+  if (!allNumbers([...x, ...known])) return dims.map((d) => (d === -1 ? remainder(t, x, known) : d));
+  const [total, size] = [x, known].map((s) => s.reduce((a, b) => a * b, 1));
+  if (holes === 0 ? size !== total : size === 0 || total % size !== 0) {
     throw new ShapeError(`cannot reshape [${x}] (${total} elements) to [${target}]`);
   }
-  return dims.map((d) => (d === -1 ? total / known : d));
+  return dims.map((d) => (d === -1 ? total / size : d));
+}
+
+// The dimension a -1 stands for: product(x) / product(known), exactly, or a derived name.
+function remainder(t, x, known) {
+  const [total, size] = [productDim(t, x), productDim(t, known)];
+  const exact = quotientDim(t, total, size);
+  if (exact !== null) return exact;
+  return liftDim(t, 'rest', [total, size], (a, b) => {
+    if (b === 0 || a % b !== 0) throw new ShapeError(`cannot reshape ${a} elements into parts of ${b}`);
+    return a / b;
+  });
 }
 
 function reshape(ctx) {
   const x = first(ctx).shape;
   const target = intsAttr(ctx, 'shape', null) ?? constInts(ctx, 1, 'the target shape');
-  return [{ shape: reshapeTarget(x, target, intAttr(ctx, 'allowzero', 0) === 1) }];
+  return [{ shape: reshapeTarget(x, target, intAttr(ctx, 'allowzero', 0) === 1, dimsOf(ctx)) }];
 }
 
 function flatten(ctx) {
@@ -144,16 +180,19 @@ function flatten(ctx) {
   if (axis < 0) axis += x.length;
   if (axis < 0 || axis > x.length)
     throw new ShapeError(`axis ${axis} is out of range for rank ${x.length}`, 'bad_attribute');
-  return [{ shape: [product(x.slice(0, axis)), product(x.slice(axis))] }];
+  const t = dimsOf(ctx);
+  return [{ shape: [productDim(t, x.slice(0, axis)), productDim(t, x.slice(axis))] }];
 }
 
-const axesInput = (ctx) => intsAttr(ctx, 'axes', null) ?? (has(ctx, 1) ? constInts(ctx, 1, 'axes') : null);
+const axesInput = (ctx) => intsAttr(ctx, 'axes', null) ?? (has(ctx, 1) ? constNumbersOnly(ctx, 1, 'axes') : null);
 
+// A named axis may be squeezed when the axes say so (the model says it is 1); without axes only 1s go.
 function squeeze(ctx) {
   const x = first(ctx).shape;
   const given = axesInput(ctx);
   const axes = new Set(given ? axesIn(given, x.length) : x.flatMap((d, i) => (d === 1 ? [i] : [])));
-  for (const a of axes) if (x[a] !== 1) throw new ShapeError(`cannot squeeze axis ${a} of [${x}]: it is not 1`);
+  for (const a of axes)
+    if (x[a] !== 1 && !isName(x[a])) throw new ShapeError(`cannot squeeze axis ${a} of [${x}]: it is not 1`);
   return [{ shape: x.filter((_, i) => !axes.has(i)) }];
 }
 
@@ -174,13 +213,18 @@ function concat(ctx) {
   if (shapes.length === 0) throw new ShapeError('Concat needs at least one input');
   const rank = shapes[0].length;
   const axis = axisIn(intAttr(ctx, 'axis', 0), rank);
-  for (const s of shapes) {
-    if (s.length !== rank || s.some((d, i) => i !== axis && d !== shapes[0][i])) {
-      throw new ShapeError(`inputs [${shapes[0]}] and [${s}] differ outside axis ${axis}`);
-    }
-  }
   const out = [...shapes[0]];
-  out[axis] = shapes.reduce((sum, s) => sum + s[axis], 0);
+  for (const s of shapes) {
+    const why = `inputs [${shapes[0]}] and [${s}] differ outside axis ${axis}`;
+    if (s.length !== rank) throw new ShapeError(why);
+    s.forEach((d, i) => {
+      if (i !== axis) out[i] = mustAgree(out[i], d, why);
+    });
+  }
+  out[axis] = sumDim(
+    dimsOf(ctx),
+    shapes.map((s) => s[axis]),
+  );
   return [{ shape: out }];
 }
 
@@ -196,7 +240,7 @@ function gatherNd(ctx) {
   const [x, q] = [first(ctx).shape, need(ctx, 1).shape];
   const b = intAttr(ctx, 'batch_dims', 0);
   const last = q[q.length - 1];
-  if (q.length < 1 || last === undefined || b + last > x.length)
+  if (q.length < 1 || last === undefined || isName(last) || b + last > x.length)
     throw new ShapeError(`indices [${q}] do not fit data [${x}]`);
   return [{ shape: [...q.slice(0, -1), ...x.slice(b + last)] }];
 }
@@ -224,16 +268,27 @@ function split(ctx) {
   if (n !== ctx.outputs)
     throw new ShapeError(`num_outputs ${n} but the node has ${ctx.outputs} outputs`, 'bad_attribute');
   let sizes = intsAttr(ctx, 'split', null) ?? (has(ctx, 1) ? constInts(ctx, 1, 'split') : null);
-  if (!sizes) {
-    const part = Math.ceil(x[axis] / n);
-    if (x[axis] % n !== 0 && !ctx.attrs.has('num_outputs'))
-      throw new ShapeError(`${x[axis]} does not split into ${n} equal parts`);
-    sizes = Array.from({ length: n }, (_, i) => Math.max(0, Math.min(part, x[axis] - part * i)));
-  }
-  if (sizes.reduce((a, b) => a + b, 0) !== x[axis] || sizes.some((s) => s < 0)) {
+  if (!sizes) sizes = isName(x[axis]) ? namedParts(ctx, x[axis], n) : equalParts(ctx, x[axis], n);
+  if (allNumbers([...sizes, x[axis]]) && (sizes.reduce((a, b) => a + b, 0) !== x[axis] || sizes.some((s) => s < 0))) {
     throw new ShapeError(`split sizes [${sizes}] do not add up to ${x[axis]}`);
   }
   return sizes.map((s) => ({ shape: x.map((d, i) => (i === axis ? s : d)) }));
+}
+
+function equalParts(ctx, length, n) {
+  const part = Math.ceil(length / n);
+  if (length % n !== 0 && !ctx.attrs.has('num_outputs'))
+    throw new ShapeError(`${length} does not split into ${n} equal parts`);
+  return Array.from({ length: n }, (_, i) => Math.max(0, Math.min(part, length - part * i)));
+}
+
+// A named length in n parts: each part is length / n when that is exact (a derived product), else a derived
+// name per part.
+function namedParts(ctx, length, n) {
+  const t = dimsOf(ctx);
+  const exact = quotientDim(t, length, n);
+  if (exact !== null && !ctx.attrs.has('num_outputs')) return new Array(n).fill(exact);
+  return Array.from({ length: n }, (_, i) => liftDim(t, `part${i}_of_${n}`, [length], (m) => equalParts(ctx, m, n)[i]));
 }
 
 // The length of one sliced axis (ONNX Slice clamping rules).
@@ -246,18 +301,28 @@ export function sliceLength(dim, start, end, step) {
 }
 
 // Slice's parameters: attributes (opset < 10) or inputs starts, ends, axes, steps.
+// Starts and ends may be dimension names (x[:, :n] with n from Shape); axes and steps are numbers.
 export function sliceParams(ctx, rank) {
   const fromAttr = ctx.attrs.has('starts');
   const starts = fromAttr ? intsAttr(ctx, 'starts') : constInts(ctx, 1, 'starts');
   const ends = fromAttr ? intsAttr(ctx, 'ends') : constInts(ctx, 2, 'ends');
   const axes =
-    (fromAttr ? intsAttr(ctx, 'axes', null) : has(ctx, 3) ? constInts(ctx, 3, 'axes') : null) ??
+    (fromAttr ? intsAttr(ctx, 'axes', null) : has(ctx, 3) ? constNumbersOnly(ctx, 3, 'axes') : null) ??
     starts.map((_, i) => i);
-  const steps = !fromAttr && has(ctx, 4) ? constInts(ctx, 4, 'steps') : starts.map(() => 1);
+  const steps = !fromAttr && has(ctx, 4) ? constNumbersOnly(ctx, 4, 'steps') : starts.map(() => 1);
   if (ends.length !== starts.length || axes.length !== starts.length || steps.length !== starts.length) {
     throw new ShapeError('starts, ends, axes and steps differ in length');
   }
   return { starts, ends, axes: axesIn(axes, rank), steps };
+}
+
+// The length of one sliced axis when the dim or a bound is a name: the whole axis when the slice keeps all of it
+// (start 0 or below, step 1, end past any length or equal to the dim), else a derived name.
+export function namedSliceLength(t, dim, start, end, step) {
+  const whole = step === 1 && (start === 0 || start <= -(2 ** 62)) && (end === dim || end >= 2 ** 31);
+  if (whole) return dim;
+  if (isName(end) && start === 0 && step === 1 && !isName(dim)) return liftDim(t, 'slice', [dim, end], Math.min);
+  return liftDim(t, 'slice', [dim, start, end, step], (d, s, e, k) => sliceLength(d, s, e, k).length);
 }
 
 function slice(ctx) {
@@ -265,32 +330,39 @@ function slice(ctx) {
   const p = sliceParams(ctx, x.length);
   const out = [...x];
   p.axes.forEach((a, i) => {
-    out[a] = sliceLength(x[a], p.starts[i], p.ends[i], p.steps[i]).length;
+    const args = [x[a], p.starts[i], p.ends[i], p.steps[i]];
+    out[a] = allNumbers(args) ? sliceLength(...args).length : namedSliceLength(dimsOf(ctx), ...args);
   });
   return [{ shape: out }];
 }
 
 function pad(ctx) {
   const x = first(ctx).shape;
-  const pads = intsAttr(ctx, 'pads', null) ?? intsAttr(ctx, 'paddings', null) ?? constInts(ctx, 1, 'pads');
-  const axes = has(ctx, 3) ? axesIn(constInts(ctx, 3, 'axes'), x.length) : x.map((_, i) => i);
+  const pads = intsAttr(ctx, 'pads', null) ?? intsAttr(ctx, 'paddings', null) ?? constNumbersOnly(ctx, 1, 'pads');
+  const axes = has(ctx, 3) ? axesIn(constNumbersOnly(ctx, 3, 'axes'), x.length) : x.map((_, i) => i);
   if (pads.length !== 2 * axes.length) throw new ShapeError(`${pads.length} pads for ${axes.length} axes`);
   const out = [...x];
   axes.forEach((a, i) => {
-    out[a] += pads[i] + pads[i + axes.length];
+    const [before, after] = [pads[i], pads[i + axes.length]];
+    out[a] = isName(x[a]) ? padNamed(ctx, x[a], before, after) : x[a] + before + after;
   });
   if (out.some((d) => d < 0)) throw new ShapeError(`pads [${pads}] make [${x}] negative`);
   return [{ shape: out }];
 }
 
-const expand = (ctx) => [{ shape: broadcastShapes([first(ctx).shape, constInts(ctx, 1, 'the shape')]) }];
+const padNamed = (ctx, d, before, after) =>
+  before + after >= 0
+    ? sumDim(dimsOf(ctx), [d, before + after])
+    : liftDim(dimsOf(ctx), 'pad', [d, before + after], (n, p) => Math.max(0, n + p));
+
+const expand = (ctx) => [{ shape: broadcastShapes([first(ctx).shape, constInts(ctx, 1, 'the shape')], dimsOf(ctx)) }];
 
 function tile(ctx) {
   const x = first(ctx).shape;
   const repeats = constInts(ctx, 1, 'repeats');
   if (repeats.length !== x.length || repeats.some((r) => r < 0))
     throw new ShapeError(`repeats [${repeats}] for [${x}]`);
-  return [{ shape: x.map((d, i) => d * repeats[i]) }];
+  return [{ shape: x.map((d, i) => productDim(dimsOf(ctx), [d, repeats[i]])) }];
 }
 
 export const RULES = {

@@ -3,9 +3,13 @@
 //
 // Contract: as RULES in shape-inference.js (which includes these): rule(ctx) → [{shape, dtype?, value?}], or
 // ShapeError. A source rule also gives `value` (the elements as numbers) when there are at most ctx.valueCap of
-// them, so that Reshape, Slice, Expand, ... downstream can read their constant inputs. Tested by
-// tests/onnx/onnx-shapes.test.mjs.
+// them, so that Reshape, Slice, Expand, ... downstream can read their constant inputs. Named dimensions as in
+// shape-inference.js: Shape's value holds the names of its input's dims (so a shape computed from it can name
+// them), Size's value is the product (dim-algebra.js productDim), and a shape with a name has no value (its
+// element count is unknown). Tested by tests/onnx/onnx-shapes.test.mjs and tests/onnx/onnx-dims.test.mjs.
 
+import { allNumbers, broadcastDim, knownProduct, liftDim, productDim, quotientDim, sameDim } from './dim-algebra.js';
+import { isName } from './dim-names.js';
 import { BOOL, FLOAT, INT64, elementType } from './dtypes.js';
 import { ShapeError } from './errors.js';
 import {
@@ -15,13 +19,13 @@ import {
   constInts,
   constNumbers,
   convShape,
+  dimsOf,
   floatsAttr,
   has,
   intAttr,
   intsAttr,
   matmulShape,
   need,
-  product,
   stringAttr,
   tensorAttr,
 } from './shape-util.js';
@@ -31,11 +35,10 @@ const INT32 = 6;
 const UINT8 = 2;
 const first = (ctx) => need(ctx, 0);
 const present = (ctx) => ctx.inputs.filter(Boolean);
-const withValue = (ctx, shape, dtype, make) => ({
-  shape,
-  dtype,
-  value: product(shape) <= ctx.valueCap ? make() : null,
-});
+const withValue = (ctx, shape, dtype, make) => {
+  const n = knownProduct(shape);
+  return { shape, dtype, value: n !== null && n <= ctx.valueCap ? make(n) : null };
+};
 
 // Einsum: dims by letter, "..." broadcast across operands; implicit output = letters used once, sorted.
 function einsum(ctx) {
@@ -53,13 +56,13 @@ function einsum(ctx) {
     const { letters, before, dots } = parseTerm(term, equation);
     const n = shapes[k].length - letters.length;
     if (n < 0 || (!dots && n !== 0)) throw new ShapeError(`term '${term}' does not fit input [${shapes[k]}]`);
-    if (dots) ellipsis = broadcastShapes([ellipsis, shapes[k].slice(before, before + n)]);
+    if (dots) ellipsis = broadcastShapes([ellipsis, shapes[k].slice(before, before + n)], dimsOf(ctx));
     letters.forEach((c, i) => {
       const d = shapes[k][i < before ? i : i + n];
       const seen = sizes.get(c);
-      if (seen !== undefined && seen !== d && seen !== 1 && d !== 1)
-        throw new ShapeError(`'${c}' is both ${seen} and ${d}`);
-      if (seen === undefined || seen === 1) sizes.set(c, d);
+      const both = seen === undefined ? d : broadcastDim(dimsOf(ctx), seen, d);
+      if (both === null) throw new ShapeError(`'${c}' is both ${seen} and ${d}`);
+      sizes.set(c, both);
       uses.set(c, (uses.get(c) ?? 0) + 1);
     });
   });
@@ -88,7 +91,8 @@ function topk(ctx) {
   const x = first(ctx).shape;
   const k = intAttr(ctx, 'k', null) ?? constInts(ctx, 1, 'K')[0];
   const axis = axisIn(intAttr(ctx, 'axis', -1), x.length);
-  if (!(k >= 0 && k <= x[axis])) throw new ShapeError(`K = ${k} for an axis of ${x[axis]}`);
+  if (!isName(k) && !(k >= 0 && (isName(x[axis]) || k <= x[axis])))
+    throw new ShapeError(`K = ${k} for an axis of ${x[axis]}`);
   const shape = x.map((d, i) => (i === axis ? k : d));
   return [{ shape }, { shape, dtype: INT64 }];
 }
@@ -122,11 +126,8 @@ function resize(ctx) {
   if (sizes && sizes.length) {
     if (sizes.length !== axes.length) throw new ShapeError(`${sizes.length} sizes for ${axes.length} axes`);
     const policy = stringAttr(ctx, 'keep_aspect_ratio_policy', 'stretch');
-    const ratios = axes.map((a, i) => sizes[i] / x[a]);
-    const scale = policy === 'not_larger' ? Math.min(...ratios) : Math.max(...ratios);
-    axes.forEach((a, i) => {
-      out[a] = policy === 'stretch' ? sizes[i] : Math.round(scale * x[a]);
-    });
+    if (policy === 'stretch') axes.forEach((a, i) => (out[a] = sizes[i]));
+    else axes.forEach((a, i) => (out[a] = keepAspect(ctx, policy, axes, x, sizes, i)));
     return [{ shape: out }];
   }
   const scales = constNumbers(ctx, ctx.inputs.length === 2 ? 1 : 2, 'scales');
@@ -135,23 +136,41 @@ function resize(ctx) {
   const roi = crop ? constNumbers(ctx, 1, 'roi') : null;
   axes.forEach((a, i) => {
     const extent = roi ? roi[i + axes.length] - roi[i] : 1;
-    out[a] = Math.floor(x[a] * extent * scales[i]);
+    out[a] = scaled(ctx, x[a], extent * scales[i]);
   });
   return [{ shape: out }];
+}
+
+// Resize's size of axis axes[i] under 'not_larger' / 'not_smaller': one scale for every axis.
+function keepAspect(ctx, policy, axes, x, sizes, i) {
+  const args = [...axes.map((a) => x[a]), ...sizes];
+  const f = (...v) => {
+    const ratios = axes.map((_, j) => v[axes.length + j] / v[j]);
+    return Math.round((policy === 'not_larger' ? Math.min(...ratios) : Math.max(...ratios)) * v[i]);
+  };
+  return liftDim(dimsOf(ctx), 'resized', args, f);
+}
+
+// floor(d × scale): an integer scale of a name is a product, any other a derived name.
+function scaled(ctx, d, scale) {
+  if (!isName(d)) return Math.floor(d * scale);
+  if (Number.isInteger(scale) && scale >= 0) return productDim(dimsOf(ctx), [d, scale]);
+  return liftDim(dimsOf(ctx), `scaled_${String(scale).replace(/\W/g, '_')}`, [d], (n) => Math.floor(n * scale));
 }
 
 function upsample(ctx) {
   const x = first(ctx).shape;
   const scales = floatsAttr(ctx, 'scales', null) ?? constNumbers(ctx, 1, 'scales');
   if (scales.length !== x.length) throw new ShapeError(`${scales.length} scales for rank ${x.length}`);
-  return [{ shape: x.map((d, i) => Math.floor(d * scales[i])) }];
+  return [{ shape: x.map((d, i) => scaled(ctx, d, scales[i])) }];
 }
 
 function oneHot(ctx) {
   const x = first(ctx).shape;
-  const depth = Math.trunc(constNumbers(ctx, 1, 'depth')[0]);
+  const given = constNumbers(ctx, 1, 'depth')[0];
+  const depth = isName(given) ? given : Math.trunc(given);
   const axis = axisIn(intAttr(ctx, 'axis', -1), x.length + 1);
-  if (!(depth >= 0)) throw new ShapeError(`depth ${depth}`);
+  if (!isName(depth) && !(depth >= 0)) throw new ShapeError(`depth ${depth}`);
   return [{ shape: [...x.slice(0, axis), depth, ...x.slice(axis)], dtype: need(ctx, 2).dtype }];
 }
 
@@ -171,25 +190,37 @@ const multinomial = (ctx) => [
   { shape: [first(ctx).shape[0], intAttr(ctx, 'sample_size', 1)], dtype: intAttr(ctx, 'dtype', INT32) },
 ];
 
-function depthToSpace(ctx) {
-  const [n, c, h, w] = first(ctx).shape;
+// d / k for DepthToSpace and SpaceToDepth: exact, or a derived name for a name that k may not divide.
+function divided(ctx, d, k) {
+  if (!isName(d)) {
+    if (d % k !== 0) throw new ShapeError(`${d} is not a multiple of ${k}`);
+    return d / k;
+  }
+  return quotientDim(dimsOf(ctx), d, k) ?? liftDim(dimsOf(ctx), `over_${k}`, [d], (n) => Math.floor(n / k));
+}
+
+function blockOp(ctx) {
+  const x = first(ctx).shape;
   const b = intAttr(ctx, 'blocksize', 0);
-  if (w === undefined || !(b > 0) || c % (b * b) !== 0)
-    throw new ShapeError(`blocksize ${b} for [${first(ctx).shape}]`);
-  return [{ shape: [n, c / (b * b), h * b, w * b] }];
+  if (x.length !== 4 || !(b > 0)) throw new ShapeError(`blocksize ${b} for [${x}]`);
+  return { x, b, t: dimsOf(ctx) };
+}
+
+function depthToSpace(ctx) {
+  const { x, b, t } = blockOp(ctx);
+  const [n, c, h, w] = x;
+  return [{ shape: [n, divided(ctx, c, b * b), productDim(t, [h, b]), productDim(t, [w, b])] }];
 }
 
 function spaceToDepth(ctx) {
-  const [n, c, h, w] = first(ctx).shape;
-  const b = intAttr(ctx, 'blocksize', 0);
-  if (w === undefined || !(b > 0) || h % b !== 0 || w % b !== 0)
-    throw new ShapeError(`blocksize ${b} for [${first(ctx).shape}]`);
-  return [{ shape: [n, c * b * b, h / b, w / b] }];
+  const { x, b, t } = blockOp(ctx);
+  const [n, c, h, w] = x;
+  return [{ shape: [n, productDim(t, [c, b * b]), divided(ctx, h, b), divided(ctx, w, b)] }];
 }
 
 function det(ctx) {
   const x = first(ctx).shape;
-  if (x.length < 2 || x[x.length - 1] !== x[x.length - 2])
+  if (x.length < 2 || sameDim(x[x.length - 1], x[x.length - 2]) === null)
     throw new ShapeError(`Det needs square matrices, got [${x}]`);
   return [{ shape: x.slice(0, -2) }];
 }
@@ -199,9 +230,11 @@ const quantize = (ctx) => [
 ];
 const dequantize = (ctx) => [{ shape: first(ctx).shape, dtype: intAttr(ctx, 'output_dtype', 0) || need(ctx, 1).dtype }];
 const isCheck = (ctx) => [{ shape: first(ctx).shape, dtype: BOOL }];
-const matmulInteger = (ctx) => [{ shape: matmulShape(first(ctx).shape, need(ctx, 1).shape), dtype: INT32 }];
+const matmulInteger = (ctx) => [
+  { shape: matmulShape(first(ctx).shape, need(ctx, 1).shape, dimsOf(ctx)), dtype: INT32 },
+];
 const qlinearMatmul = (ctx) => [
-  { shape: matmulShape(first(ctx).shape, need(ctx, 3).shape), dtype: need(ctx, 7).dtype },
+  { shape: matmulShape(first(ctx).shape, need(ctx, 3).shape, dimsOf(ctx)), dtype: need(ctx, 7).dtype },
 ];
 const convInteger = (ctx) => [{ shape: convShape(ctx, 0, 1), dtype: INT32 }];
 const qlinearConv = (ctx) => [{ shape: convShape(ctx, 0, 3), dtype: need(ctx, 7).dtype }];
@@ -271,20 +304,28 @@ function shapeOf(ctx) {
   return [{ shape: [dims.length], dtype: INT64, value: dims }];
 }
 
-const size = (ctx) => [{ shape: [], dtype: INT64, value: [product(first(ctx).shape)] }];
+const size = (ctx) => [{ shape: [], dtype: INT64, value: [productDim(dimsOf(ctx), first(ctx).shape)] }];
 
 function constantOfShape(ctx) {
   const shape = constInts(ctx, 0, 'the shape');
-  if (shape.some((d) => !Number.isSafeInteger(d) || d < 0)) throw new ShapeError(`shape [${shape}] is not valid`);
+  if (shape.some((d) => !isName(d) && (!Number.isSafeInteger(d) || d < 0)))
+    throw new ShapeError(`shape [${shape}] is not valid`);
   const fill = tensorAttr(ctx, 'value', null);
   const dtype = fill?.dataType ?? FLOAT;
   const v = fill ? (tensorValues(fill, 1)?.[0] ?? 0) : 0;
-  return [withValue(ctx, shape, dtype, () => new Array(product(shape)).fill(v))];
+  return [withValue(ctx, shape, dtype, (n) => new Array(n).fill(v))];
 }
 
+const rangeLength = (start, limit, delta) => Math.max(Math.ceil((limit - start) / delta), 0);
+
+// Range(0, n, 1) of a name n has length n; other ranges over a name have a derived length.
 function range(ctx) {
   const [start, limit, delta] = [0, 1, 2].map((i) => constNumbers(ctx, i, ['start', 'limit', 'delta'][i])[0]);
-  const n = Math.max(Math.ceil((limit - start) / delta), 0);
+  if (!allNumbers([start, limit, delta])) {
+    const n = start === 0 && delta === 1 ? limit : liftDim(dimsOf(ctx), 'range', [start, limit, delta], rangeLength);
+    return [{ shape: [n], dtype: first(ctx).dtype, value: null }];
+  }
+  const n = rangeLength(start, limit, delta);
   if (!Number.isSafeInteger(n)) throw new ShapeError(`Range(${start}, ${limit}, ${delta}) has no finite length`);
   return [withValue(ctx, [n], first(ctx).dtype, () => Array.from({ length: n }, (_, i) => start + i * delta))];
 }

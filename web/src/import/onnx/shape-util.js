@@ -3,12 +3,23 @@
 //
 // Contract: every helper either returns a well-formed value or throws ShapeError (code 'shape_inference',
 // 'not_constant' when a value the rule needs is not known statically, 'bad_attribute' for an attribute of the
-// wrong type or range). A rule context is {inputs, attrs, outputs, opset}: inputs are {shape, dtype, value}
-// or null for an absent optional input; attrs a Map from tensor.js attributes(). Tested through
-// tests/onnx/onnx-shapes.test.mjs.
+// wrong type or range). A rule context is {inputs, attrs, outputs, opset, dims}: inputs are {shape, dtype, value}
+// or null for an absent optional input; attrs a Map from tensor.js attributes(); dims the import's DimTable
+// (dim-names.js; dimsOf(ctx) makes a scratch one when a caller gave none). A dimension, in a shape or in the
+// value of a shape tensor (Shape of a tensor with named dims), is a number or a name: the helpers here carry
+// names through (dim-algebra.js) and never turn one into a number they do not know. Tested through
+// tests/onnx/onnx-shapes.test.mjs and tests/onnx/onnx-dims.test.mjs.
 
+import { allNumbers, broadcastDim, liftDim, sameDim } from './dim-algebra.js';
+import { DimTable, isName } from './dim-names.js';
 import { ShapeError } from './errors.js';
 import { toNumber } from './tensor.js';
+
+// The import's DimTable, or a scratch one (rules called on their own, as the tests do).
+export function dimsOf(ctx) {
+  if (!ctx.dims) ctx.dims = new DimTable();
+  return ctx.dims;
+}
 
 const badAttr = (name, what) => new ShapeError(`attribute '${name}' ${what}`, 'bad_attribute');
 
@@ -57,7 +68,8 @@ export function need(ctx, i) {
 
 export const has = (ctx, i) => Boolean(ctx.inputs[i]);
 
-// The values of input i as integers (shape, axes, pads, ...), which must be known statically.
+// The values of input i as integers (shape, axes, pads, ...), which must be known statically; a shape tensor's
+// entries may be dimension names (see constDims).
 export function constInts(ctx, i, what) {
   const v = need(ctx, i);
   if (!v.value) {
@@ -68,6 +80,15 @@ export function constInts(ctx, i, what) {
     );
   }
   return v.value.map((x) => (Number.isFinite(x) ? Math.trunc(x) : x));
+}
+
+// As constInts, for values that must be plain numbers (axes, pads, repeats of a kind that is no dimension).
+export function constNumbersOnly(ctx, i, what) {
+  const values = constInts(ctx, i, what);
+  if (!allNumbers(values)) {
+    throw new ShapeError(`${what} (input ${i}) holds a dimension name [${values}], not numbers`, 'not_constant');
+  }
+  return values;
 }
 
 // The values of input i as numbers (scales), known statically.
@@ -92,24 +113,32 @@ export function axesIn(axes, rank, what = 'axes') {
   return out;
 }
 
+// The number of elements; NaN when a dimension is a name (knownProduct in dim-algebra.js says null instead).
 export const product = (dims) => dims.reduce((a, b) => a * b, 1);
 export const sameShape = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);
 
-// NumPy (multidirectional) broadcasting of several shapes.
-export function broadcastShapes(shapes) {
+// NumPy (multidirectional) broadcasting of several shapes (names: broadcastDim of dim-algebra.js).
+export function broadcastShapes(shapes, dims = null) {
   const rank = Math.max(0, ...shapes.map((s) => s.length));
   const out = new Array(rank).fill(1);
   for (const s of shapes) {
     for (let i = 0; i < s.length; i++) {
       const j = rank - s.length + i;
-      if (s[i] === 1 || s[i] === out[j]) continue;
-      if (out[j] !== 1) {
+      const d = broadcastDim(dims, out[j], s[i]);
+      if (d === null) {
         throw new ShapeError(`shapes ${shapes.map((x) => `[${x}]`).join(', ')} do not broadcast (dimension ${j})`);
       }
-      out[j] = s[i];
+      out[j] = d;
     }
   }
   return out;
+}
+
+// Two dims that must be equal (an inner matmul dim, a concat's other axes): their shared dim, or ShapeError.
+export function mustAgree(a, b, what) {
+  const d = sameDim(a, b);
+  if (d === null) throw new ShapeError(what);
+  return d;
 }
 
 // Output length of a sliding window (convolution, pooling) along one axis.
@@ -129,13 +158,12 @@ export function windowLength(size, kernel, stride, dilation, padBegin, padEnd, c
 }
 
 // numpy.matmul: 1-D operands are promoted and the promoted axis dropped; batch dims broadcast.
-export function matmulShape(a, b) {
+export function matmulShape(a, b, dims = null) {
   if (a.length === 0 || b.length === 0) throw new ShapeError('MatMul operands must not be scalars');
   const a2 = a.length === 1 ? [1, a[0]] : a;
   const b2 = b.length === 1 ? [b[0], 1] : b;
-  const k = a2[a2.length - 1];
-  if (k !== b2[b2.length - 2]) throw new ShapeError(`inner dimensions differ: [${a}] × [${b}]`);
-  const batch = broadcastShapes([a2.slice(0, -2), b2.slice(0, -2)]);
+  mustAgree(a2[a2.length - 1], b2[b2.length - 2], `inner dimensions differ: [${a}] × [${b}]`);
+  const batch = broadcastShapes([a2.slice(0, -2), b2.slice(0, -2)], dims);
   return [...batch, ...(a.length === 1 ? [] : [a2[a2.length - 2]]), ...(b.length === 1 ? [] : [b2[b2.length - 1]])];
 }
 
@@ -158,11 +186,15 @@ export function windows(ctx, x, kernel) {
   }));
 }
 
-// Spatial output lengths of a convolution or pooling.
+// Spatial output lengths of a convolution or pooling; a named length stays itself when the window keeps every
+// length (kernel 1, stride 1, no padding; or SAME padding with stride 1), else a derived name (liftDim).
 export function spatial(ctx, x, kernel, ceil = false) {
-  return windows(ctx, x, kernel).map((w) =>
-    w.same ? Math.ceil(w.size / w.s) : windowLength(w.size, w.k, w.s, w.d, w.begin, w.end, ceil),
-  );
+  return windows(ctx, x, kernel).map((w) => {
+    if (isName(w.size) && w.s === 1 && (w.same || (w.k - 1) * w.d === w.begin + w.end)) return w.size;
+    if (w.same) return liftDim(dimsOf(ctx), 'window', [w.size, w.s], (n, s) => Math.ceil(n / s));
+    const f = (n) => windowLength(n, w.k, w.s, w.d, w.begin, w.end, ceil);
+    return liftDim(dimsOf(ctx), 'window', [w.size, w.k, w.s, w.d, w.begin, w.end, ceil ? 1 : 0], f);
+  });
 }
 
 // Conv-like ops: X at input xi, W at input wi.
@@ -171,7 +203,8 @@ export function convShape(ctx, xi = 0, wi = 1) {
   const w = need(ctx, wi).shape;
   if (w.length !== x.length) throw new ShapeError(`weight [${w}] and input [${x}] differ in rank`);
   const group = intAttr(ctx, 'group', 1);
-  if (x[1] !== w[1] * group) throw new ShapeError(`input channels ${x[1]} ≠ weight channels ${w[1]} × group ${group}`);
+  if (allNumbers([x[1], w[1]]) && x[1] !== w[1] * group)
+    throw new ShapeError(`input channels ${x[1]} ≠ weight channels ${w[1]} × group ${group}`);
   const kernel = intsAttr(ctx, 'kernel_shape', w.slice(2));
   return [x[0], w[0], ...spatial(ctx, x, kernel)];
 }

@@ -52,7 +52,7 @@ export function installAddOp({ store, dispatch, editable, dtypes, notice }) {
       $('add-error').textContent = msg;
     };
     if (categoryOf(kind) === 'unknown') return fail(`“${kind}” is not an op kind; pick one from the list.`);
-    if (!shape) return fail('Shape must be a list of non-negative integers, e.g. 1024, 768.');
+    if (!shape) return fail('Shape must list whole numbers ≥ 0 or dimension names, e.g. 1024, 768 or N, 768.');
     if (graph.ops.some((op) => op.name === name)) return fail(`An op is already called “${name}”.`);
     const from = form.dataset.from === '' ? null : Number(form.dataset.from);
     const inputs = form.connect.checked && from !== null && categoryOf(kind) !== 'source' ? [refTo(graph, from)] : [];
