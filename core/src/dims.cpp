@@ -36,7 +36,8 @@ Error negative(const std::string& name, std::int64_t value) {
 }  // namespace
 
 bool is_dim_name(std::string_view text) {
-  return !text.empty() && is_name_start(text.front()) && std::all_of(text.begin(), text.end(), is_name_char);
+  return !text.empty() && text.size() <= kMaxDimNameBytes && is_name_start(text.front()) &&
+         std::all_of(text.begin(), text.end(), is_name_char);
 }
 
 std::vector<std::string> used_dim_names(const FusionGraph& graph) {

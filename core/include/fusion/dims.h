@@ -19,7 +19,10 @@
 
 namespace fusion {
 
-// Is `text` a dimension name: [A-Za-z_][A-Za-z0-9_]*?
+// Dimension names are at most this long (docs/design.md §15).
+inline constexpr std::size_t kMaxDimNameBytes = 64;
+
+// Is `text` a dimension name: [A-Za-z_][A-Za-z0-9_]*, at most kMaxDimNameBytes long?
 bool is_dim_name(std::string_view text);
 
 // The names the graph's shapes use, ascending.
