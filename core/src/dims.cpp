@@ -26,6 +26,13 @@ Error unbound(const FusionGraph& graph, OpId x, std::size_t d, const std::string
                             "/ops/" + std::to_string(x) + "/shape/" + std::to_string(d), x);
 }
 
+Error too_large(const FusionGraph& graph, OpId x, std::size_t d, const std::string& product) {
+  return detail::make_error(ErrorCode::invalid_dimension,
+                            "dimension " + std::to_string(d) + " of " + describe_op(graph, x) + " is " + product +
+                                ", which passes 2^53 - 1 at the values given",
+                            "/ops/" + std::to_string(x) + "/shape/" + std::to_string(d), x);
+}
+
 Error negative(const std::string& name, std::int64_t value) {
   return detail::make_error(ErrorCode::invalid_dimension,
                             "dimension '" + name + "' is bound to " + std::to_string(value) +
@@ -40,11 +47,56 @@ bool is_dim_name(std::string_view text) {
          std::all_of(text.begin(), text.end(), is_name_char);
 }
 
+std::optional<DimProduct> parse_dim_product(std::string_view text) {
+  if (is_dim_name(text)) return DimProduct{1, {std::string(text)}};  // the common case
+  DimProduct product;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t end = std::min(text.find('*', at), text.size());
+    const std::string_view factor = text.substr(at, end - at);
+    if (is_dim_name(factor)) {
+      product.names.emplace_back(factor);
+    } else {
+      std::int64_t value = 0;
+      if (factor.empty() || factor.size() > 16) return std::nullopt;
+      for (char c : factor) {
+        if (c < '0' || c > '9') return std::nullopt;
+        value = value * 10 + (c - '0');
+      }
+      if (__builtin_mul_overflow(product.coefficient, value, &product.coefficient) ||
+          static_cast<std::uint64_t>(product.coefficient) > kMaxExactBytes)
+        return std::nullopt;
+    }
+    at = end + 1;
+  }
+  if (product.names.empty()) return std::nullopt;
+  std::sort(product.names.begin(), product.names.end());
+  return product;
+}
+
+std::string dim_product_text(const DimProduct& product) {
+  std::string text = product.coefficient == 1 ? "" : std::to_string(product.coefficient);
+  for (const std::string& name : product.names) text += (text.empty() ? "" : "*") + name;
+  return text;
+}
+
+std::optional<std::int64_t> dim_product_value(const DimProduct& product, const DimValues& values) {
+  std::int64_t value = product.coefficient;
+  for (const std::string& name : product.names) {
+    const auto it = values.find(name);
+    if (it == values.end() || __builtin_mul_overflow(value, it->second, &value) ||
+        static_cast<std::uint64_t>(value) > kMaxExactBytes)
+      return std::nullopt;
+  }
+  return value;
+}
+
 std::vector<std::string> used_dim_names(const FusionGraph& graph) {
   std::vector<std::string> names;
   for (const FusionOp& op : graph.ops())
-    for (const std::string& name : op.dim_names)
-      if (!name.empty()) names.push_back(name);
+    for (const std::string& entry : op.dim_names)
+      if (const auto product = entry.empty() ? std::nullopt : parse_dim_product(entry))
+        names.insert(names.end(), product->names.begin(), product->names.end());
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
@@ -57,16 +109,26 @@ Expected<FusionGraph> bind_dims(const FusionGraph& graph, const DimValues& overr
   for (std::size_t x = 0; x < ops.size() && errors.size() < kMaxReportedErrors; ++x) {
     FusionOp& op = ops[x];
     for (std::size_t d = 0; d < op.dim_names.size() && d < op.shape.size(); ++d) {
-      const std::string& name = op.dim_names[d];
-      if (name.empty()) continue;
-      const std::int64_t* value = value_of(name, overrides, graph.dims());
-      if (!value) {
-        if (used.emplace(name, -1).second) errors.push_back(unbound(graph, static_cast<OpId>(x), d, name));
-        continue;
+      if (op.dim_names[d].empty()) continue;
+      const std::optional<DimProduct> product = parse_dim_product(op.dim_names[d]);
+      if (!product) continue;  // validate reports it
+      bool bound = true;
+      for (const std::string& name : product->names) {
+        const std::int64_t* value = value_of(name, overrides, graph.dims());
+        if (!value) {
+          if (used.emplace(name, -1).second) errors.push_back(unbound(graph, static_cast<OpId>(x), d, name));
+          bound = false;
+        } else if (*value < 0) {
+          if (used.emplace(name, *value).second) errors.push_back(negative(name, *value));
+          bound = false;
+        } else {
+          used.emplace(name, *value);
+        }
       }
-      if (*value < 0 && used.emplace(name, *value).second) errors.push_back(negative(name, *value));
-      used.emplace(name, *value);
-      op.shape[d] = *value;
+      if (!bound) continue;
+      const std::optional<std::int64_t> value = dim_product_value(*product, used);
+      if (!value) errors.push_back(too_large(graph, static_cast<OpId>(x), d, op.dim_names[d]));
+      else op.shape[d] = *value;
     }
   }
   if (!errors.empty()) return errors;

@@ -77,8 +77,11 @@ std::optional<Polynomial> Polynomial::tensor_bytes_of(const FusionOp& op) {
   std::int64_t coefficient = op.dtype_bytes;
   Monomial names;
   for (std::size_t d = 0; d < op.shape.size(); ++d) {
-    if (d < op.dim_names.size() && !op.dim_names[d].empty()) names.push_back(op.dim_names[d]);
-    else if (__builtin_mul_overflow(coefficient, op.shape[d], &coefficient)) return std::nullopt;
+    const auto product = d < op.dim_names.size() && !op.dim_names[d].empty() ? parse_dim_product(op.dim_names[d])
+                                                                             : std::nullopt;
+    if (product) names.insert(names.end(), product->names.begin(), product->names.end());
+    if (__builtin_mul_overflow(coefficient, product ? product->coefficient : op.shape[d], &coefficient))
+      return std::nullopt;
   }
   std::sort(names.begin(), names.end());
   Polynomial p;

@@ -284,15 +284,15 @@ class GraphSax : public nlohmann::json_sax<json> {
     if (frames_.back() == Frame::shape) {
       FusionOp& op = draft().op;
       if (auto dim = v.count()) return op.shape.push_back(*dim);
-      if (v.type == Scalar::string && is_dim_name(v.text)) {
+      if (const auto product = v.type == Scalar::string ? parse_dim_product(v.text) : std::nullopt) {
         op.dim_names.resize(op.shape.size());
-        op.dim_names.emplace_back(v.text);
+        op.dim_names.push_back(dim_product_text(*product));
         return op.shape.push_back(0);  // bound before planning (fusion/dims.h)
       }
       return add_op_error(ErrorCode::invalid_dimension,
                           "dimension " + std::to_string(k) + " of " + where() + " is " + v.describe() +
                               "; a dimension is a whole number from 0 to 2^53 - 1 or a name such as \"N\" "
-                              "([A-Za-z_][A-Za-z0-9_]*)",
+                              "([A-Za-z_][A-Za-z0-9_]*, at most 64 bytes), or a product such as \"batch*seq\"",
                           at);
     }
     OpDraft& d = draft();

@@ -67,10 +67,10 @@ bool check_dim_names(const FusionGraph& g, OpId id, ErrorList& errors) {
     return false;
   }
   for (std::size_t d = 0; d < op.dim_names.size(); ++d)
-    if (!op.dim_names[d].empty() && !is_dim_name(op.dim_names[d])) {
+    if (!op.dim_names[d].empty() && !parse_dim_product(op.dim_names[d])) {
       errors.add(ErrorCode::invalid_dimension,
                  "dimension " + std::to_string(d) + " of " + describe_op(g, id) + " is named '" +
-                     op.dim_names[d].substr(0, 40) + "', which is not a name ([A-Za-z_][A-Za-z0-9_]*)",
+                     op.dim_names[d].substr(0, 40) + "', which is not a name ([A-Za-z_][A-Za-z0-9_]*) or a product of names and numbers",
                  id, op_path(id) + "/shape/" + std::to_string(d));
       return false;
     }
