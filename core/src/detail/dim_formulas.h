@@ -5,7 +5,8 @@
 // same tensors the pricing summed, each tensor's bytes a term of fusion/formula.h), and whether the grouping is
 // proven independent of the values. The proof covers `seed` with its own rule table, whose only size-dependent
 // decision is the shape rule (§5) on edges between two fusible ops of one region: each such edge must compare
-// every aligned pair of dimensions as two numbers, the same name twice, or (with broadcast) a name against 1, or
+// every aligned pair of dimensions as two numbers, the same name (or product) twice, or (with broadcast) a name
+// against 1, or
 // hold a pair that never matches whatever the values. Every other strategy may depend on sizes (the time model,
 // element counts, byte limits), so it is never claimed for them. O(ops + edges) polynomial additions.
 #pragma once
