@@ -5,6 +5,7 @@
 
 #include "detail/legality.h"
 #include "fusion/formula.h"
+#include "presets/tvm_patterns.h"
 
 namespace fusion::detail {
 namespace {
@@ -69,7 +70,19 @@ Decision shape_rule(const FusionOp& producer, const FusionOp& consumer, bool bro
   return result;
 }
 
-bool seed_grouping_independent(const FusionGraph& g, const PlannerOptions& options) {
+// tvm decides on op kinds and the graph's structure, and on sizes only where a kBroadcast consumer reads an input
+// of its own shape (an elementwise edge): each such comparison must come out the same for every value.
+bool tvm_grouping_independent(const FusionGraph& g) {
+  for (const FusionOp& consumer : g.ops()) {
+    if (presets::tvm_pattern(consumer.kind) != presets::TvmPattern::broadcast) continue;
+    for (OpId in : consumer.inputs)
+      if (shape_rule(g.op(in), consumer, /*broadcast=*/false) == Decision::depends) return false;
+  }
+  return true;
+}
+
+bool grouping_independent(const FusionGraph& g, const PlannerOptions& options) {
+  if (options.strategy == "tvm") return tvm_grouping_independent(g);
   if (options.strategy != "seed" || !(options.rules == StrategyRules{})) return false;
   for (const FusionOp& consumer : g.ops())
     for (OpId in : consumer.inputs) {
@@ -87,7 +100,7 @@ void describe_dims(const FusionGraph& bound, FusionPlan& plan) {
   const std::vector<std::optional<Polynomial>> bytes = tensor_formulas(bound);
   plan.has_dims = true;
   plan.dims = bound.dims();
-  plan.grouping_independent_of_dims = seed_grouping_independent(bound, plan.options);
+  plan.grouping_independent_of_dims = grouping_independent(bound, plan.options);
   FormulaSum fused;
   for (FusionGroup& group : plan.groups) {
     FormulaSum read, written;

@@ -7,8 +7,10 @@
 // decision is the shape rule (§5) on edges between two fusible ops of one region: each such edge must compare
 // every aligned pair of dimensions as two numbers, the same name (or product) twice, or (with broadcast) a name
 // against 1, or
-// hold a pair that never matches whatever the values. Every other strategy may depend on sizes (the time model,
-// element counts, byte limits), so it is never claimed for them. O(ops + edges) polynomial additions.
+// hold a pair that never matches whatever the values. `tvm` decides on op kinds and structure, and on sizes only
+// where a kBroadcast consumer compares an input's shape with its own: each such comparison must be decided the same
+// way (two numbers, the same name twice, different ranks). Every other strategy may depend on sizes (the time
+// model, element counts, byte limits), so it is never claimed for them. O(ops + edges) polynomial additions.
 #pragma once
 
 #include "fusion/graph.h"
