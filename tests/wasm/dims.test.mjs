@@ -77,6 +77,8 @@ test('sweep answers rows and exact change points; bad specs and unbound names ar
   const unbound = fusion.plan({ ops: [{ kind: 'input', shape: ['K'], dtype: 'f32' }] });
   assert.equal(unbound.error.code, 'unbound_dim');
   assert.equal(unbound.error.path, '/ops/0/shape/0');
+  assert.equal(fusion.validate({ ops: [{ kind: 'input', shape: ['K'], dtype: 'f32' }] }).error.code, 'unbound_dim');
+  assert.equal(fusion.validate(NAMED).ok, true, 'validate binds the graph at its defaults');
   assert.equal(fusion.plan(NAMED, { dims: { N: -2 } }).error.path, '/dims/N');
   assert.deepEqual(fusion.plan(NAMED, { dims: { Q: 2 } }).warnings[0].code, 'unused_dim');
 });
