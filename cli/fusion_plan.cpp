@@ -55,28 +55,17 @@ struct Args {
   std::string error;
 };
 
-// "--rule name=value": value as JSON when it parses, else as a string.
-void add_rule(Args& args, const std::string& text) {
+// "--rule name=value" or "--dim name=value" into options[key][name]: the value as JSON when it parses, else as a
+// string (the options reader then checks it).
+void add_assignment(Args& args, const std::string& flag, const char* key, const std::string& text) {
   const std::size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0) {
-    args.error = "--rule needs NAME=VALUE, not '" + text + "'";
+    args.error = flag + " needs NAME=VALUE, not '" + text + "'";
     return;
   }
   const std::string value = text.substr(eq + 1);
   nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
-  args.options["rules"][text.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
-}
-
-// "--dim name=value": the value as JSON when it parses (the options reader checks it), else as a string.
-void add_dim(Args& args, const std::string& text) {
-  const std::size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) {
-    args.error = "--dim needs NAME=VALUE, not '" + text + "'";
-    return;
-  }
-  const std::string value = text.substr(eq + 1);
-  nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
-  args.options["dims"][text.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
+  args.options[key][text.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
 }
 
 // "--sweep name=from:to[:step]" (the range itself is checked by fusion::sweep_values).
@@ -112,8 +101,8 @@ Args parse_args(int argc, char** argv) {
     else if (a == "--help" || a == "-h") args.help = true;
     else if (a == "--strategy" && i + 1 < argc) args.options["strategy"] = argv[++i];
     else if (a == "--hardware" && i + 1 < argc) args.options["hardware"] = argv[++i];
-    else if (a == "--rule" && i + 1 < argc) add_rule(args, argv[++i]);
-    else if (a == "--dim" && i + 1 < argc) add_dim(args, argv[++i]);
+    else if (a == "--rule" && i + 1 < argc) add_assignment(args, a, "rules", argv[++i]);
+    else if (a == "--dim" && i + 1 < argc) add_assignment(args, a, "dims", argv[++i]);
     else if (a == "--sweep" && i + 1 < argc) add_sweep(args, argv[++i]);
     else if (a.size() > 1 && a[0] == '-' ) args.error = "unknown option '" + a + "'";
     else if (have_file) args.error = "more than one input file";
