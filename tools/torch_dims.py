@@ -18,12 +18,15 @@ their dtype). A dimension of a value, traced as v, whose probe sizes are w_n, is
 every name w_n = v·2^e_n (e_n ≥ 0) and c = v / Π s_n^e_n is a whole number. That monomial is
   - the number v when no name appears (the dimension does not follow any input's named dim);
   - the name n when it is n alone (c = 1, e_n = 1);
-  - else a derived name: the names in ASCII order, repeated per power, then c when it is not 1, joined by "_x_"
-    (batch·seq → "batch_x_seq", as the ONNX importer names a product), default v, with a warning.
+  - else the product text of docs/design.md §16, in the core's canonical form: c first when it is not 1, then the
+    names in ASCII order, repeated per power, joined by "*" (batch·seq → "batch*seq", 2·seq → "2*seq", seq² →
+    "seq*seq"), as the ONNX importer writes a product. No warning and no default of its own: the core binds it to
+    the product of its names' values, so it follows when they are bound otherwise (product_text).
 A dimension that changes with a name but is no such monomial (a stride-2 window over a named length) gets a
 derived name "<names>_dim" (default v, a warning; dims that behave alike share it). A value whose tensors or ranks
-differ between the runs keeps its numbers, with a warning. The derived names do not follow when a name is bound
-to another value at planning time (the warning says so): docs/design.md §16 has no products of names.
+differ between the runs keeps its numbers, with a warning. A derived name does not follow when a name is bound
+to another value at planning time (the warning says so). dim_names(d) gives the names a dimension uses (the
+factors of a product).
 Tested by tests/python/test_torch_export.py (DynamicTest).
 """
 from __future__ import annotations
@@ -37,6 +40,21 @@ from torch_errors import ExportError
 
 NAME = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
 MAX_BASE = 48  # a longer derived name is "dim" (as in the ONNX importer's dim-names.js)
+
+
+def product_text(coef, names):
+    """c·Π names as a shape entry: a number without names, a name alone, else the canonical product text ("2*seq",
+    "batch*seq"; names sorted by code point, which for these ASCII names is the core's byte order)."""
+    if coef == 0 or not names:
+        return coef
+    if coef == 1 and len(names) == 1:
+        return names[0]
+    return '*'.join(([str(coef)] if coef != 1 else []) + sorted(names))
+
+
+def dim_names(d):
+    """The names a shape entry uses: [] for a number, the name, or the names a product multiplies."""
+    return [f for f in d.split('*') if not f.isdigit()] if isinstance(d, str) else []
 
 
 def parse_dynamic(specs):
@@ -155,13 +173,7 @@ class _Namer:
             scale *= self.sizes[n]
         if v % scale:
             return self._changing(v, probes)
-        c = v // scale
-        if not names:
-            return v
-        if c == 1 and len(names) == 1:
-            return names[0]
-        parts = names + ([str(c)] if c != 1 else [])
-        return self.derive(('prod', *parts), '_x_'.join(parts), v, '*'.join(parts))
+        return product_text(v // scale, names)
 
     def _changing(self, v, probes):
         moved = sorted(n for n, w in probes.items() if w != v)

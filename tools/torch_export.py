@@ -28,9 +28,11 @@ Python 3.11).
 
 Named dimensions (docs/design.md §16): `dynamic` (--dynamic NAME=DIM, repeatable) names dims of the inputs; every
 dim of every value that follows them — found by running the model once more per name with that name's dims at
-twice their size, the rule of torch_dims.py — carries the name (or a derived name such as "batch_x_seq" for a
-product, with a warning), and the graph gets "dims": {name: traced size} for the names its shapes use, first use
-first, so that the plan at the defaults is the plan of the traced sizes. Without `dynamic` shapes are the example
+twice their size, the rule of torch_dims.py — carries the name, or the product of names it is ("batch*seq" after
+a flatten, "2*seq" after a concat: the canonical product text of docs/design.md §16, no warning), or a derived
+name with a warning for a size that follows a name but is no product of names (a strided window), and the graph
+gets "dims": {name: traced size} for the names its shapes use (the factors of a product), first use first, so
+that the plan at the defaults is the plan of the traced sizes. Without `dynamic` shapes are the example
 inputs' numbers and the graph has no "dims". Warnings (derived names, values whose shape does not follow) go to
 `warn` (export_module's argument; the command line prints them on stderr).
 
@@ -92,7 +94,7 @@ import torch  # noqa: E402
 from torch import fx  # noqa: E402
 from torch.fx.passes.shape_prop import ShapeProp, TensorMetadata, _extract_tensor_metadata  # noqa: E402
 
-from torch_dims import name_dims, parse_dynamic  # noqa: E402
+from torch_dims import dim_names, name_dims, parse_dynamic  # noqa: E402
 from torch_errors import ExportError  # noqa: E402
 from torch_mapping import ELEMENTWISE, Rule, function_rule, module_class_name, module_rule, target_name  # noqa: E402
 
@@ -434,7 +436,7 @@ def _fetch_attr(gm, target):
 def _with_dims(graph, defaults):
     """{"dims": ..., "ops": ...} with the default of each name the ops use, first use first; the graph as it is
     when they use none."""
-    used = dict.fromkeys(d for op in graph['ops'] for d in op['shape'] if isinstance(d, str))
+    used = dict.fromkeys(n for op in graph['ops'] for d in op['shape'] for n in dim_names(d))
     return {'dims': {name: defaults[name] for name in used}, **graph} if used else graph
 
 

@@ -510,6 +510,21 @@ class Rows(nn.Module):
         return torch.relu(self.fc(x).view(-1, 8)).view(b, s, 8)
 
 
+class Products(nn.Module):
+    """[b, s, 8] → cat along s ([b, 2s, 8]) → flatten(0, 1) ([2bs, 8]) → Linear; and scores [b, s, s] flattened to
+    [b, s*s]."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 4)
+
+    def forward(self, x):
+        doubled = torch.cat([x, x], dim=1)
+        rows = self.fc(doubled.flatten(0, 1))
+        scores = torch.matmul(x, x.transpose(1, 2))
+        return rows, scores.flatten(1)
+
+
 def export_dynamic(module, inputs, dynamic):
     warnings = []
     graph = export_module(module.eval(), inputs, dynamic=dynamic, warn=warnings.append)
@@ -543,14 +558,36 @@ class DynamicTest(unittest.TestCase):
         graph, _ = export_dynamic(nn.Linear(4, 4), (torch.randn(4, 4),), {'batch': 0})
         self.assertEqual([op['shape'] for op in graph['ops'] if op.get('inputs')], [['batch', 4], ['batch', 4]])
 
-    def test_a_product_of_names_is_a_derived_name_with_a_warning_and_is_seen_through(self):
+    def test_a_product_of_names_is_written_as_the_product_with_no_warning(self):
         graph, warnings = export_dynamic(Rows(), (torch.randn(2, 3, 8),), {'batch': 0, 'seq': 1})
         shapes = [op['shape'] for op in graph['ops'] if op.get('inputs')]
-        self.assertEqual(shapes, [['batch', 'seq', 8], ['batch', 'seq', 8], ['batch_x_seq', 8], ['batch_x_seq', 8],
+        self.assertEqual(shapes, [['batch', 'seq', 8], ['batch', 'seq', 8], ['batch*seq', 8], ['batch*seq', 8],
                                   ['batch', 'seq', 8]])
-        self.assertEqual(graph['dims'], {'batch': 2, 'seq': 3, 'batch_x_seq': 6})
-        self.assertEqual(len(warnings), 1)
-        self.assertIn("'batch_x_seq' stands for batch*seq", warnings[0])
+        self.assertEqual(graph['dims'], {'batch': 2, 'seq': 3}, 'a product needs no default of its own')
+        self.assertEqual(warnings, [])
+        self.assertIn('"shape": ["batch*seq", 8]', torch_export.to_json(graph))
+
+    def test_products_are_canonical_a_number_first_then_names_in_ascii_order_repeated_per_power(self):
+        graph, warnings = export_dynamic(Products(), (torch.randn(2, 3, 8),), {'seq': 1, 'batch': 0})
+        shapes = {op['name']: op['shape'] for op in graph['ops']}
+        self.assertEqual(shapes['cat'], ['batch', '2*seq', 8])
+        self.assertEqual(shapes['flatten'], ['2*batch*seq', 8])
+        self.assertEqual(shapes['fc'], ['2*batch*seq', 4])
+        self.assertEqual(shapes['matmul'], ['batch', 'seq', 'seq'])
+        self.assertEqual(shapes['flatten_1'], ['batch', 'seq*seq'])
+        self.assertEqual(graph['dims'], {'batch': 2, 'seq': 3}, 'first use first')
+        self.assertEqual(warnings, [])
+
+    def test_product_text_and_dim_names(self):
+        self.assertEqual(torch_dims.product_text(1, ['seq', 'batch']), 'batch*seq')
+        self.assertEqual(torch_dims.product_text(2, ['seq']), '2*seq')
+        self.assertEqual(torch_dims.product_text(1, ['seq']), 'seq')
+        self.assertEqual(torch_dims.product_text(6, []), 6)
+        self.assertEqual(torch_dims.product_text(0, ['seq']), 0)
+        self.assertEqual(torch_dims.product_text(3, ['b', 'B', '_x', 'a1', 'a']), '3*B*_x*a*a1*b', 'A-Z < _ < a-z')
+        self.assertEqual(torch_dims.dim_names('2*batch*seq*seq'), ['batch', 'seq', 'seq'])
+        self.assertEqual(torch_dims.dim_names('N'), ['N'])
+        self.assertEqual(torch_dims.dim_names(768), [])
 
     def test_a_size_that_follows_a_name_but_is_no_multiple_of_it_is_derived(self):
         graph, warnings = export_dynamic(nn.Conv2d(1, 2, 3, stride=2, padding=1), (torch.randn(1, 1, 8, 8),),

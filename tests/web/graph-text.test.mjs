@@ -65,4 +65,34 @@ test('a typed shape reads as a list of non-negative integers and dimension names
   assert.deepEqual(parseShape('2 x 3'), [2, 3]);
   assert.equal(parseShape('2d, 4'), null, 'a name starts with a letter or _');
   assert.equal(parseShape('batch-size'), null);
+  assert.deepEqual(parseShape('a'.repeat(64)), ['a'.repeat(64)]);
+  assert.equal(parseShape('a'.repeat(65)), null, 'a name has at most 64 bytes');
+});
+
+test('a typed entry may be a product of names and whole numbers, written in the core canonical form', () => {
+  assert.deepEqual(parseShape('batch*seq, 768'), ['batch*seq', 768]);
+  assert.deepEqual(parseShape('seq*batch, 768'), ['batch*seq', 768], 'names in ASCII order');
+  assert.deepEqual(parseShape('seq*2*batch'), ['2*batch*seq'], 'the number first');
+  assert.deepEqual(parseShape('2 * seq, 64'), ['2*seq', 64], 'spaces around * join the factors');
+  assert.deepEqual(parseShape('["batch*seq", 3072]'), ['batch*seq', 3072]);
+  assert.deepEqual(parseShape('"batch" * "seq"'), ['batch*seq']);
+  assert.deepEqual(parseShape('seq*seq'), ['seq*seq'], 'a power repeats the name');
+  assert.deepEqual(parseShape('2*3*N'), ['6*N'], 'the numbers multiply');
+  assert.deepEqual(parseShape('1*seq'), ['seq']);
+  assert.deepEqual(parseShape('0*seq'), ['0*seq'], 'as the core keeps it');
+  assert.deepEqual(parseShape('b*B*_x*a'), ['B*_x*a*b'], 'ASCII: A-Z before _ before a-z');
+  assert.deepEqual(parseShape('2x3, N*4'), [2, 3, '4*N']);
+  assert.equal(parseShape('2*3'), null, 'at least one name');
+  assert.equal(parseShape('N+3'), null, 'no sums');
+  assert.equal(parseShape('N*'), null);
+  assert.equal(parseShape('*N'), null);
+  assert.equal(parseShape('N**2'), null);
+  assert.equal(parseShape('N*-2'), null);
+  assert.equal(parseShape('N*1.5'), null);
+  assert.equal(parseShape('2d*N'), null);
+  assert.equal(parseShape(`N*${'a'.repeat(65)}`), null, 'each name at most 64 bytes');
+  assert.deepEqual(parseShape('9007199254740991*N'), ['9007199254740991*N']);
+  assert.equal(parseShape('9007199254740992*N'), null, 'the number within 2^53 − 1');
+  assert.equal(parseShape('4294967296*4294967296*N'), null);
+  assert.equal(parseShape('00000000000000001*N'), null, 'a factor has at most 16 digits');
 });

@@ -7,8 +7,12 @@
 // §16), when the graph has a "dims" object, come first on the opening line: {"dims": {"N": 8}, "ops": [
 // resolveInputs(graph) maps each op's inputs (indices or names) to op indices, or -1 for a reference to no op.
 // parseShape(text) reads a shape typed in a form field ("1024, 768", "[1024, 768]" or "1024x768" → [1024, 768];
-// "N, 768" → ["N", 768], a dimension name of docs/design.md §16, with or without quotes; "" or "[]" → []) and
-// gives null when an entry is neither a whole number ≥ 0 nor a name. No planning, no byte counts.
+// "N, 768" → ["N", 768], a dimension name of docs/design.md §16, with or without quotes; "" or "[]" → []).
+// An entry may also be a product of names and whole numbers joined by '*' (spaces around '*' allowed), with at
+// least one name, which it writes in the core's canonical form: the number first when it is not 1, then the
+// names in ASCII order ("seq * 2 * batch" → "2*batch*seq", "1*seq" → "seq"). It gives null when an entry is none
+// of these, by the core's rule: a name is [A-Za-z_][A-Za-z0-9_]* of at most 64 bytes, a number a whole number
+// from 0 to 2^53 − 1 (a product's number too; a factor has at most 16 digits). No planning, no byte counts.
 // Shown by tests/web/graph-text.test.mjs.
 
 const KEY_ORDER = ['name', 'kind', 'inputs', 'shape', 'dtype', 'dtype_bytes'];
@@ -69,16 +73,35 @@ export function opLabel(graph, i) {
 }
 
 const DIM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const MAX_DIM_NAME = 64; // bytes; names are ASCII
+const isDimName = (s) => s.length <= MAX_DIM_NAME && DIM_NAME.test(s);
 
-// One typed entry: a whole number ≥ 0, a dimension name (quotes allowed), or null.
+// "seq*2*batch" → "2*batch*seq" (the core's canonical text), "1*N" → "N"; null unless every factor is a name or a
+// whole number, at least one a name, and the number stays within 2^53 − 1.
+function parseProduct(text) {
+  const names = [];
+  let coef = 1;
+  for (const f of text.split('*')) {
+    if (isDimName(f)) names.push(f);
+    else if (/^[0-9]{1,16}$/.test(f)) coef *= Number(f);
+    else return null;
+    if (!Number.isSafeInteger(coef)) return null;
+  }
+  if (names.length === 0) return null;
+  return [...(coef === 1 ? [] : [String(coef)]), ...names.sort()].join('*');
+}
+
+// One typed entry: a whole number ≥ 0, a dimension name or a product (quotes allowed), or null.
 function parseDim(word) {
   const name = word.replace(/^"(.*)"$/, '$1');
-  if (DIM_NAME.test(name)) return name;
+  if (isDimName(name)) return name;
+  if (word.includes('*')) return parseProduct(word.replace(/"/g, '')); // '"batch" * "seq"' too
   const d = Number(word);
   return Number.isSafeInteger(d) && d >= 0 ? d : null;
 }
 
-// "1024, 768" → [1024, 768]; "N, 768" → ["N", 768]; "" or "[]" → []; null when an entry is neither.
+// "1024, 768" → [1024, 768]; "N, 768" → ["N", 768]; "batch * seq, 768" → ["batch*seq", 768]; "" or "[]" → [];
+// null when an entry is none of these.
 export function parseShape(text) {
   const t = String(text)
     .trim()
@@ -87,6 +110,7 @@ export function parseShape(text) {
   if (t === '') return [];
   const dims = t
     .replace(/(\d)\s*[x×]\s*(?=\d)/g, '$1,') // "1024x768": x between numbers separates; a name may hold an x
+    .replace(/\s*\*\s*/g, '*') // "batch * seq" is one entry
     .split(/[\s,]+/)
     .filter(Boolean)
     .map(parseDim);

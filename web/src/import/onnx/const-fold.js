@@ -5,15 +5,17 @@
 // foldable here, an input value is unknown, or the output has more than ctx.valueCap elements. `out` is the
 // inferred {shape, dtype} of output 0. A node whose value folds becomes a `constant` (lower.js), which ops
 // downstream read as data or, by operands.js, as part of themselves. Integer results are truncated as ONNX
-// integer ops do. Values may hold dimension names (Shape of a tensor with named dims, dim-names.js): moving ops
-// (Identity, Reshape, Squeeze, Unsqueeze, Concat, Gather, Slice, Cast to an integer type) carry them; Mul is a
-// product and Div an exact quotient (dim-algebra.js), Add a sum; Sub, and Div when not exact, a derived name;
-// Equal, Less, Greater, Where fold when the answer does not depend on the name's value (a dimension is never
-// negative: Equal(n, -1) is 0, as in PyTorch's `view(-1)` exports); any other op of a name does not fold. An
-// output whose shape has a name has no value. Tested by tests/onnx/onnx-shapes.test.mjs (the PyTorch view
+// integer ops do. Values may hold dimension names and products of names (Shape of a tensor with named dims,
+// dim-names.js): moving ops (Identity, Reshape, Squeeze, Unsqueeze, Concat, Gather, Slice, Cast to an integer
+// type) carry them; Mul is a product ("batch" × "seq" = "batch*seq", with no warning) and Div an exact quotient
+// (dim-algebra.js), Add a sum ("seq" + "seq" = "2*seq") and Sub an exact difference; what no product can say (a
+// sum of unlike terms, a quotient or difference that is not exact) is a derived name, with a warning where an op
+// first uses it. Equal, Less, Greater, Where fold when the answer does not depend on the name's value (a dimension
+// is never negative: Equal(n, -1) is 0, as in PyTorch's `view(-1)` exports); any other op of a name does not
+// fold. An output whose shape has a name has no value. Tested by tests/onnx/onnx-shapes.test.mjs (the PyTorch view
 // pattern) and tests/onnx/onnx-dims.test.mjs.
 
-import { knownProduct, liftDim, productDim, quotientDim, sumDim } from './dim-algebra.js';
+import { differenceDim, knownProduct, liftDim, productDim, quotientDim, sumDim } from './dim-algebra.js';
 import { isName } from './dim-names.js';
 import { isIntegral } from './dtypes.js';
 import { ShapeError } from './errors.js';
@@ -69,7 +71,7 @@ function cast(ctx, out) {
 const negative = (x) => !isName(x) && x < 0;
 const NAMED = {
   Add: (t, x, y) => sumDim(t, [x, y]),
-  Sub: (t, x, y) => (y === 0 ? x : x === y ? 0 : liftDim(t, 'minus', [x, y], (p, q) => p - q)),
+  Sub: (t, x, y) => differenceDim(t, x, y) ?? liftDim(t, 'minus', [x, y], (p, q) => p - q),
   Mul: (t, x, y) => productDim(t, [x, y]),
   Div: (t, x, y) => quotientDim(t, x, y) ?? liftDim(t, 'div', [x, y], (p, q) => Math.trunc(p / q)),
   Equal: (t, x, y) => (x === y ? 1 : negative(x) || negative(y) ? 0 : undefined),

@@ -3,17 +3,19 @@
 // Contract:
 //   newBuild(limits, dims) → the build state {ops, warnings, stats, declared, dims, usedDims, ...} that convert.js
 //     threads through; `dims` is the import's DimTable (dim-names.js)
-//   emit(cx, op, where, record?) → op index; checks the shape (rank, dims integers ≥ 0 or dimension names, element
-//     cap with names at their defaults) and the dtype, makes the name unique (suffix "_2", "_3", ...), writes
-//     inputs as names and `label`, `region` when given; `record` collects the op for its node. Each dimension
-//     name is recorded in cx.usedDims (first use first), and the warning its first use owes (DimTable firstUse:
-//     a name with no value, a renamed ONNX name, a derived or unknown name) is given then, naming the node
+//   emit(cx, op, where, record?) → op index; checks the shape (rank, dims integers ≥ 0, dimension names or
+//     products of names in canonical text, element cap with names at their defaults) and the dtype, makes the
+//     name unique (suffix "_2", "_3", ...), writes inputs as names and `label`, `region` when given; `record`
+//     collects the op for its node. Each dimension name is recorded in cx.usedDims (first use first; a product
+//     records the names it multiplies, never itself, so "dims" holds names only), and the warning its first use
+//     owes (DimTable firstUse: a name with no value, a renamed ONNX name, a derived or unknown name) is given
+//     then, naming the node; a product owes none of its own
 //   fail(where, message, code) → OnnxImportError for a node ({node, index, path}) or a named part ({label, path})
 //   warn(cx, text) — at most limits.maxWarnings are kept, then a count of the rest
 // How an output's shape is settled from inference and the model's declarations is settle.js.
 // Tested by tests/onnx/onnx-import.test.mjs and tests/onnx/onnx-dims.test.mjs.
 
-import { DIM_NAME, isName } from './dim-names.js';
+import { DIM_NAME, dimNames, isName, productOf, productText } from './dim-names.js';
 import { dtypeFields, elementType, elementTypeName } from './dtypes.js';
 import { OnnxImportError, nodeError, nodeTitle } from './errors.js';
 
@@ -63,14 +65,20 @@ function uniqueName(cx, base) {
   return name;
 }
 
-const validDim = (d) => (isName(d) ? DIM_NAME.test(d) : Number.isSafeInteger(d) && d >= 0);
+const MAX_NAME_BYTES = 64; // docs/design.md §16
+const validName = (n) => DIM_NAME.test(n) && n.length <= MAX_NAME_BYTES;
+// A number, a name, or a product in the canonical text the core keeps (dim-names.js productText).
+const validDim = (d) =>
+  isName(d)
+    ? productOf(d).names.every(validName) && productText(productOf(d)) === d
+    : Number.isSafeInteger(d) && d >= 0;
 
 function checkShape(cx, shape, where, name) {
   const { maxRank, maxElements } = cx.limits;
   if (!Array.isArray(shape) || shape.length > maxRank || !shape.every(validDim)) {
     throw fail(
       where,
-      `'${name}' gets the invalid shape [${shape}] (rank at most ${maxRank}, dims integers ≥ 0 or names)`,
+      `'${name}' gets the invalid shape [${shape}] (rank at most ${maxRank}, dims integers ≥ 0, names or products of names)`,
       'invalid_shape',
     );
   }
@@ -82,10 +90,10 @@ function checkShape(cx, shape, where, name) {
 
 // Records the names a shape uses; the first use of each gives the warning it owes.
 function useDims(cx, shape, where, name) {
-  for (const d of shape) {
-    if (!isName(d) || cx.usedDims.has(d)) continue;
-    cx.usedDims.add(d);
-    const note = cx.dims.firstUse(d, name);
+  for (const n of shape.flatMap(dimNames)) {
+    if (cx.usedDims.has(n)) continue;
+    cx.usedDims.add(n);
+    const note = cx.dims.firstUse(n, name);
     if (note) warn(cx, `${whereLabel(where)}: ${note}`);
   }
 }

@@ -12,9 +12,11 @@
 // ops, `output: true` on graph outputs, `region` on ops inside If/Loop/Scan bodies. What each op type becomes is
 // op-table.js (docs/onnx.md); shapes come from shape-inference.js, checked against the shapes the model declares.
 // Named dimensions (docs/design.md §16): a symbolic ONNX dimension keeps its name (sanitised), shape inference
-// carries names through, and an unknown dimension gets a fresh name (dim-names.js); never a silent 1. The graph
-// then carries "dims", a default value for every name its shapes use: `dims` (by ONNX or sanitised name) gives
-// them, and a name without one gets 1 and a warning saying how to set it. A graph without names has no "dims".
+// carries names through, a size that is a product of names is written as one ("batch*seq", canonical text:
+// dim-names.js), and an unknown dimension gets a fresh name; never a silent 1. The graph then carries "dims", a
+// default value for every name its shapes use (a product's names, not the product): `dims` (by ONNX or sanitised
+// name) gives them, and a name without one gets 1 and a warning saying how to set it. A graph without names has
+// no "dims".
 // `dims` values must be whole numbers ≥ 0 (else an OnnxImportError, code 'invalid_option').
 // stats: nodes converted (subgraphs included), ops emitted, opaque ops, initializers that became constant ops
 // (unused ones are dropped). Warnings say what was assumed (names without a value, derived and unknown names,

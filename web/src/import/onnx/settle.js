@@ -5,8 +5,8 @@
 //   declareTypes(cx, graph) — records a graph's declared types {kind, elemType, dims} by tensor name (dims as
 //     shape-util.js declaredDims: numbers, raw dim_param strings, null for unknown)
 //   nameDims(cx, tensor, dims) → declared dims as dimensions: numbers stay, a dim_param becomes its name
-//     (DimTable fromModel: sanitised, distinct per ONNX name), an unknown dim a fresh name (DimTable unknown,
-//     "unk_<k>"); never a number nobody gave. The warnings come when an op first uses a name (emit.js).
+//     (DimTable fromModel: sanitised, distinct per ONNX name; a dim_param such as "2*s0" or "s0*s1" the product of
+//     its names), an unknown dim a fresh name (DimTable unknown, "unk_<k>"); never a number nobody gave. The warnings come when an op first uses a name (emit.js).
 //   settle(cx, where, name, inferred, failure) → {shape, dtype}: the inferred shape where there is one, checked
 //     against a declared shape: a declared number that differs from an inferred number wins, with a warning; a
 //     declared number refines an inferred name; an inferred number or name stays against a declared dim_param,

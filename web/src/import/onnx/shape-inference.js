@@ -8,12 +8,14 @@
 // converter then falls back to the shape the model declares. Rules follow the ONNX operator specification
 // (onnx/docs/Operators.md), with the older forms (attributes that later became inputs) up to opset 18. Rules for
 // less common ops are in shape-rules-extra.js, and RULES holds both. op-table.js names the rule of each op type.
-// Named dimensions (docs/onnx.md, "Named dimensions"): a dimension may be a name, and so may an entry of a
-// constant shape tensor (Shape of a named tensor, gathered, concatenated, multiplied: const-fold.js). Rules carry
-// names through: broadcasting and matmul as dim-algebra.js broadcastDim says, Transpose, reductions, Softmax and
-// Gather move them, Reshape and Flatten see through products (a -1 is the remaining product when that is exact:
-// [batch, seq, 768] → [-1, 768] gives a derived batch_x_seq, and back to [batch, -1, 768] gives seq), Concat
-// adds (sumDim), and any other arithmetic on a name gives a derived name (liftDim) whose default is its value at
+// Named dimensions (docs/onnx.md, "Named dimensions"): a dimension may be a name or a product of names and a
+// whole number ("batch*seq", "2*seq", canonical: dim-names.js), and so may an entry of a constant shape tensor
+// (Shape of a named tensor, gathered, concatenated, multiplied: const-fold.js). Rules carry them through:
+// broadcasting and matmul as dim-algebra.js broadcastDim says, Transpose, reductions, Softmax and Gather move
+// them, Reshape and Flatten multiply and divide exactly (a -1 is the remaining product when that is exact:
+// [batch, seq, 768] → [-1, 768] gives "batch*seq", and back to [batch, -1, 768] gives seq), Concat adds (sumDim:
+// seq + seq is "2*seq"), Tile and integer Resize scales multiply, and what no product can say (a sum of unlike
+// terms, a strided window, a slice with a named end) gives a derived name (liftDim) whose default is its value at
 // the defaults; a name is never turned into a number. Tested by tests/onnx/onnx-shapes.test.mjs,
 // tests/onnx/onnx-dims.test.mjs and, against the shapes ONNX's own test models declare,
 // tests/onnx/onnx-testdata.test.mjs.
@@ -139,8 +141,8 @@ function transpose(ctx) {
 }
 
 // Reshape's target: 0 copies the input dim (unless allowzero), one -1 takes what is left. With names (t, the
-// DimTable): the -1 is the exact quotient of the products when there is one, else a derived name; a target
-// without -1 is trusted unless both sides are numbers.
+// DimTable): the -1 is the exact quotient of the products when there is one ("batch*seq"), else a derived name;
+// a target without -1 is trusted unless both sides are numbers.
 export function reshapeTarget(x, target, allowZero, t = null) {
   const dims = target.map((d, i) => (d === 0 && !allowZero ? x[i] : d));
   if (dims.some((d) => d === undefined || (!isName(d) && (d < -1 || !Number.isSafeInteger(d))))) {
@@ -282,7 +284,7 @@ function equalParts(ctx, length, n) {
   return Array.from({ length: n }, (_, i) => Math.max(0, Math.min(part, length - part * i)));
 }
 
-// A named length in n parts: each part is length / n when that is exact (a derived product), else a derived
+// A named length in n parts: each part is length / n when that is exact ("2*N" in 2 parts is N), else a derived
 // name per part.
 function namedParts(ctx, length, n) {
   const t = dimsOf(ctx);

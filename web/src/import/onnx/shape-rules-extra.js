@@ -4,9 +4,9 @@
 // Contract: as RULES in shape-inference.js (which includes these): rule(ctx) → [{shape, dtype?, value?}], or
 // ShapeError. A source rule also gives `value` (the elements as numbers) when there are at most ctx.valueCap of
 // them, so that Reshape, Slice, Expand, ... downstream can read their constant inputs. Named dimensions as in
-// shape-inference.js: Shape's value holds the names of its input's dims (so a shape computed from it can name
-// them), Size's value is the product (dim-algebra.js productDim), and a shape with a name has no value (its
-// element count is unknown). Tested by tests/onnx/onnx-shapes.test.mjs and tests/onnx/onnx-dims.test.mjs.
+// shape-inference.js: Shape's value holds the names (and products) of its input's dims (so a shape computed from
+// it can name them), Size's value is the product ("768*batch*seq", dim-algebra.js productDim), and a shape with a
+// name has no value (its element count is unknown). Tested by tests/onnx/onnx-shapes.test.mjs and tests/onnx/onnx-dims.test.mjs.
 
 import { allNumbers, broadcastDim, knownProduct, liftDim, productDim, quotientDim, sameDim } from './dim-algebra.js';
 import { isName } from './dim-names.js';

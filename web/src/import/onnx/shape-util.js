@@ -6,8 +6,9 @@
 // wrong type or range). A rule context is {inputs, attrs, outputs, opset, dims}: inputs are {shape, dtype, value}
 // or null for an absent optional input; attrs a Map from tensor.js attributes(); dims the import's DimTable
 // (dim-names.js; dimsOf(ctx) makes a scratch one when a caller gave none). A dimension, in a shape or in the
-// value of a shape tensor (Shape of a tensor with named dims), is a number or a name: the helpers here carry
-// names through (dim-algebra.js) and never turn one into a number they do not know. Tested through
+// value of a shape tensor (Shape of a tensor with named dims), is a number, a name or a product of names
+// ("batch*seq", dim-names.js): the helpers here carry them through (dim-algebra.js) and never turn one into a
+// number they do not know. Tested through
 // tests/onnx/onnx-shapes.test.mjs and tests/onnx/onnx-dims.test.mjs.
 
 import { allNumbers, broadcastDim, liftDim, sameDim } from './dim-algebra.js';
