@@ -42,7 +42,7 @@ export default [
   { files: [WORKERS], languageOptions: { globals: globals.worker } },
   { files: ['tests/**', 'bench/**', 'tools/**', '*.js', '*.mjs'], languageOptions: { globals: globals.node } },
   {
-    files: ['tests/browser/**', 'bench/page-timing.mjs', 'tools/doc-screenshots.mjs'],
+    files: ['tests/browser/**', 'bench/page-*.mjs', 'tools/doc-screenshots.mjs'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   prettier,

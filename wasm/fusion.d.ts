@@ -42,6 +42,8 @@ export interface PlanOptions {
   hardware?: string;
   /** Overrides of single rules of the strategy's preset, e.g. {max_group_ops: 8}. */
   rules?: Partial<StrategyRules>;
+  /** Values of named dimensions, over the graph's own "dims" (docs/design.md §16), e.g. {N: 64}. */
+  dims?: Record<string, number>;
 }
 
 /** The rule table of docs/strategies.md, as plans report it under options.rules. */
@@ -119,6 +121,9 @@ export interface FusionGroup {
   outputs: number[];
   bytes_read: number;
   bytes_written: number;
+  /** With named dimensions: bytes_read and bytes_written as polynomials in the names (docs/design.md §16). */
+  bytes_read_formula?: string | null;
+  bytes_written_formula?: string | null;
   /** Members recomputed here (also in `ops`); their owner is another group, or none. */
   recomputed: number[];
   /** Pattern label, e.g. "matmul+bias+act"; "" when none. */
@@ -141,6 +146,13 @@ export interface PlanEdge {
   [key: string]: unknown;
 }
 
+/** Something that did not stop the plan, e.g. {code: "unused_dim", message, path: "/dims/Q"}. */
+export interface PlanWarning {
+  code: string;
+  message: string;
+  path: string;
+}
+
 export interface Plan {
   ok: true;
   groups: FusionGroup[];
@@ -148,6 +160,16 @@ export interface Plan {
   op_group: number[];
   bytes_unfused: number;
   bytes_fused: number;
+  /** For a graph with named dimensions (docs/design.md §16): the values used. */
+  dims?: Record<string, number>;
+  /** Proven: every value of every name gives this grouping. */
+  grouping_independent_of_dims?: boolean;
+  /** The bytes as exact polynomials in the names, e.g. "9216*N + 6144"; null when a coefficient does not fit. */
+  bytes_unfused_formula?: string | null;
+  bytes_fused_formula?: string | null;
+  bytes_saved_formula?: string | null;
+  /** Present with named dimensions, or when there is something to warn about. */
+  warnings?: PlanWarning[];
   speedup_estimate: number;
   kernels_unfused: number;
   kernels_fused: number;

@@ -8,7 +8,7 @@
 // and its names joined by '*', a repeated name as N^2, a coefficient of 1 left out; terms joined by " + " or
 // " - "; the zero polynomial is "0" (e.g. "6291456*N + 3072", "4*N^2*seq - 16"). parse() reads that form back
 // (spaces anywhere, terms in any order, repeated names allowed, "N^2" and "N*N" alike). Shown by
-// tests/core/formula.test.cpp.
+// tests/core/dims.test.cpp.
 #pragma once
 
 #include <cstdint>

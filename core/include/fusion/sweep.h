@@ -9,7 +9,7 @@
 // plan proves its grouping independent of the values (docs/design.md §16), the other rows keep its groups and are
 // only bound, validated and priced. A bad range is
 // invalid_options at /sweep (path of the field); a problem at one value (e.g. byte_overflow) is that value's error,
-// its message starting with the binding. Shown by tests/core/sweep.test.cpp.
+// its message starting with the binding. Shown by tests/core/dims.test.cpp.
 #pragma once
 
 #include <cstdint>

@@ -4,14 +4,17 @@
 //   graph:   {kind:'inline', text} from a <script type="application/json"> child (wins over the rest),
 //            {kind:'src', url} from the src attribute (resolved against baseUrl; must be same-origin),
 //            {kind:'example', id} from the example attribute, or {kind:'none'};
-//   options: planner options from broadcast="false", resident-sources (a boolean attribute), and strategy="S" /
-//            hardware="H" (names, any case; present in options only when given — the planner judges them);
+//   options: planner options from broadcast="false", resident-sources (a boolean attribute), strategy="S" /
+//            hardware="H" (names, any case; present in options only when given — the planner judges them) and
+//            dims="N=8,seq=128" (values of named dimensions, state/dims.js parseDimsText; options.dims only
+//            when given; the planner judges the values);
 //   colorBy: 'bytes' when color-by="bytes", else 'group';
 //   error:   a message for people when the request cannot be honoured (cross-origin or bad src, no graph).
 // attrs maps attribute name → value (null when absent). Pure: no DOM, no fetching.
 // Shown by tests/web/element-config.test.mjs.
 
 import { DEFAULT_OPTIONS, isChoiceName } from '../state/options.js';
+import { parseDimsText } from '../state/dims.js';
 
 const flag = (value, fallback) => (value === null || value === undefined ? fallback : value !== 'false');
 
@@ -55,17 +58,28 @@ function choices(attrs) {
   return { options, error: null };
 }
 
+// dims="N=8,seq=128" as options, or an error in words.
+function sizes(attrs) {
+  if (attrs.dims === null || attrs.dims === undefined) return { options: {}, error: null };
+  const { dims, error } = parseDimsText(attrs.dims);
+  if (error)
+    return { options: {}, error: `dims="${attrs.dims.slice(0, 60)}": ${error}; write it as dims="N=8,seq=128".` };
+  return { options: Object.keys(dims).length ? { dims } : {}, error: null };
+}
+
 export function readElementConfig({ attrs = {}, inlineText = '', baseUrl, pageOrigin }) {
   const request = graphRequest({ attrs, inlineText, baseUrl, pageOrigin });
   const { graph } = request;
   const picked = choices(attrs);
-  const error = request.error ?? picked.error;
+  const sized = sizes(attrs);
+  const error = request.error ?? picked.error ?? sized.error;
   return {
     graph,
     options: {
       broadcast: flag(attrs.broadcast, DEFAULT_OPTIONS.broadcast),
       resident_sources: flag(attrs['resident-sources'], DEFAULT_OPTIONS.resident_sources),
       ...picked.options,
+      ...sized.options,
     },
     colorBy: attrs['color-by'] === 'bytes' ? 'bytes' : 'group',
     error,

@@ -3,12 +3,13 @@
 //   <script type="module" src="…/fusion-playground.js"></script>
 //   <fusion-playground src="graphs/mlp.json"></fusion-playground>        (same-origin URL)
 //   <fusion-playground><script type="application/json">{"ops": […]}</script></fusion-playground>
-//   <fusion-playground example="attention-scores" color-by="bytes"></fusion-playground>
+//   <fusion-playground example="attention-scores" color-by="bytes" dims="batch=8,seq=2048"></fusion-playground>
 // Attributes (element-config.js): src, example, broadcast="false", resident-sources, strategy="xla|tvm|…",
-// hardware="a100|h100|…", color-by="bytes", playground (the URL of the full page for "Open in playground";
-// default: the folder of this script).
-// Read-only: totals (bytes unfused/fused, speedup, kernels, estimated time), the graph with fusion groups and
-// their pattern labels, a status line naming the strategy and hardware.
+// hardware="a100|h100|…", dims="N=8,seq=128" (values of named dimensions, docs/design.md §16), color-by="bytes",
+// playground (the URL of the full page for "Open in playground"; default: the folder of this script).
+// Read-only: totals (bytes unfused/fused, speedup, kernels, estimated time; the bytes cards add the planner's
+// formula when the graph has named dimensions), the graph with fusion groups and their pattern
+// labels, a status line naming the strategy, the hardware and the sizes planned at.
 // Every number is the WASM planner's (planner-client.js, in a worker), only formatted. Errors (bad JSON,
 // validation, a src that fails) are shown in words inside the element, never thrown. After each draw the
 // element's data-plan-shown counts up (for tests). Built by Vite as dist/fusion-playground.js.
@@ -26,10 +27,21 @@ import { parseGraphText } from '../graph/graph-text.js';
 import { summarize } from '../graph/diagnostics.js';
 import { encodeState } from '../share/url-state.js';
 import { formatBytes, exactBytes, formatSpeedup, formatTime } from '../present/format.js';
+import { bytesFormula, dimsText, hasNames } from '../present/formula.js';
 import { h } from '../views/dom.js';
 
 let planner = null; // one planner (one worker) for every element on the page
-const ATTRS = ['src', 'example', 'broadcast', 'resident-sources', 'strategy', 'hardware', 'color-by', 'playground'];
+const ATTRS = [
+  'src',
+  'example',
+  'broadcast',
+  'resident-sources',
+  'strategy',
+  'hardware',
+  'dims',
+  'color-by',
+  'playground',
+];
 const CARDS = [
   ['bytes_unfused', 'Bytes unfused'],
   ['bytes_fused', 'Bytes fused', 'accent'],
@@ -58,6 +70,7 @@ class FusionPlaygroundElement extends HTMLElement {
         { class: `card ${cls ?? ''}` },
         h('div', { class: 'label' }, label),
         h('div', { class: 'value', part: key, 'data-value': key }, '–'),
+        key.startsWith('bytes') ? h('div', { class: 'formula', 'data-formula': key, hidden: true }) : null,
       );
     this.$ = {
       cards: h('div', { class: 'cards', role: 'group', 'aria-label': 'Plan totals' }, CARDS.map(card)),
@@ -127,8 +140,17 @@ class FusionPlaygroundElement extends HTMLElement {
     this.$.status.textContent = message;
     this.$.status.classList.add('error');
     for (const el of this.$.cards.querySelectorAll('[data-value]')) el.textContent = '–';
+    for (const el of this.$.cards.querySelectorAll('[data-formula]')) el.hidden = true;
     this.view?.render({ nodes: [], groups: [], edges: [] }, { positions: {}, routes: {} });
     this.dataset.planShown = String((Number(this.dataset.planShown) || 0) + 1);
+  }
+
+  // A bytes card's formula line (docs/design.md §16), shown only when it depends on a name.
+  #formula(key, f) {
+    const line = this.$.cards.querySelector(`[data-formula="${key}"]`);
+    line.hidden = !hasNames(f);
+    line.textContent = hasNames(f) ? `= ${bytesFormula(f)}` : '';
+    line.title = line.textContent;
   }
 
   #link(config, text) {
@@ -142,6 +164,7 @@ class FusionPlaygroundElement extends HTMLElement {
       Object.assign(this.$.cards.querySelector(`[data-value="${key}"]`), { textContent: value, title });
     set('bytes_unfused', formatBytes(plan.bytes_unfused), exactBytes(plan.bytes_unfused));
     set('bytes_fused', formatBytes(plan.bytes_fused), exactBytes(plan.bytes_fused));
+    for (const key of ['bytes_unfused', 'bytes_fused']) this.#formula(key, plan[`${key}_formula`]);
     set('speedup', formatSpeedup(plan.speedup_estimate), 'bytes unfused ÷ bytes fused');
     set('kernels', `${plan.kernels_unfused} → ${plan.kernels_fused}`, 'before → after');
     set(
@@ -155,7 +178,8 @@ class FusionPlaygroundElement extends HTMLElement {
     const fused = plan.groups.filter((g) => g.ops.length > 1).length;
     this.$.status.textContent =
       `${graph.ops.length} ops → ${plan.kernels_fused} kernel${plan.kernels_fused === 1 ? '' : 's'} (${fused} fused)` +
-      ` · ${plan.options?.strategy ?? 'seed'} strategy on ${plan.options?.hardware ?? '?'}`;
+      ` · ${plan.options?.strategy ?? 'seed'} strategy on ${plan.options?.hardware ?? '?'}` +
+      (plan.dims ? ` · ${dimsText(plan.dims)}` : '');
     const vm = buildViewModel(graph, plan);
     const box = this.$.graph.getBoundingClientRect();
     const layout = await layoutGraph(vm, { direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN' });

@@ -5,7 +5,7 @@
 // state (encoded off the main thread for a big graph, share/link-encoder.js; written with replaceState, so
 // no history entry) and, outside an embed, the draft is saved (state/drafts.js). A graph of more than
 // MAX_LINK_TEXT characters is neither linked nor saved; a notice says so once. A hash changed by the person
-// (hashchange) is opened: an example link loads that example (and its strategy, hardware and compare pair),
+// (hashchange) is opened: an example link loads that example (and its strategy, hardware, compare pair and sizes),
 // a state link restores it, a damaged one shows its message and the default example. Returns {openFirst()},
 // which opens what the page was loaded with: the link, else (outside an embed) the draft, else the default
 // example; a link naming an unknown example says so and opens the default. Browser-only; shown by
@@ -60,9 +60,10 @@ export function createLinkSync({ store, dispatch, examples, mode }) {
       const s = link.state;
       if (s.text !== undefined) return dispatch({ type: 'restore', state: s });
       dispatch({ type: 'load-example', id: s.example });
-      // A readable link may also name a strategy, hardware or a compare pair (url-state.js).
+      // A readable link may also name a strategy, hardware, a compare pair or sizes (url-state.js).
       for (const key of ['strategy', 'hardware'])
         if (s.options[key]) dispatch({ type: 'set-option', key, value: s.options[key] });
+      for (const [name, value] of Object.entries(s.options.dims ?? {})) dispatch({ type: 'set-dim', name, value });
       if (s.compare) dispatch({ type: 'set-compare', pair: s.compare });
     }
   });

@@ -15,6 +15,8 @@ import { watchCompare } from '../planner/compare-planner.js';
 import { createPlanner } from '../planner/planner-client.js';
 import { catalogFrom, labelOf } from '../planner/strategy-catalog.js';
 import { watchPlan } from '../planner/watch-plan.js';
+import { watchSweep } from '../planner/watch-sweep.js';
+import { scaleMax } from '../present/size-scale.js';
 import { parseMode } from '../share/url-state.js';
 import { createStore } from '../state/store.js';
 import { createCompareView } from '../views/compare-view.js';
@@ -27,6 +29,8 @@ import { createPageChrome, showPageMode } from '../views/page-chrome.js';
 import { createPlanPanel } from '../views/plan-panel.js';
 import { createSavingsPanel } from '../views/savings-panel.js';
 import { createSelectionPanel } from '../views/selection-panel.js';
+import { createSizesPanel } from '../views/sizes-panel.js';
+import { createSweepPanel } from '../views/sweep-panel.js';
 import { createStatusLine } from '../views/status-line.js';
 import { createStrategyPicker } from '../views/strategy-picker.js';
 import { installAddOp } from './controls/add-op.js';
@@ -75,6 +79,8 @@ const compareView = mode.embed
   ? null
   : createCompareView(document.querySelector('main.layout'), { dispatch, catalog: picker.catalog, layoutGraph });
 const selectionPanel = createSelectionPanel($('selection-body'), { dispatch, dtypes });
+const sizesPanel = createSizesPanel({ dispatch });
+const sweepPanel = mode.embed ? null : createSweepPanel({ dispatch });
 const savingsPanel = createSavingsPanel({
   onSelect: (target) => {
     select(target);
@@ -99,6 +105,12 @@ const graphPane = createGraphPane({
 // ---- stage 3: effects ----
 if (compareView) watchCompare(store, planner);
 watchPlan(store, planner, { onEdit: timings.edited, onPlanned: timings.planned, onShown: timings.numbersShown });
+// The size chart's sweep runs over the range of that name's slider (size-scale.js), from 1.
+const sweepRange = (state, dim) => ({
+  from: 1,
+  to: scaleMax(state.graph?.dims?.[dim], state.plan?.dims?.[dim], state.options.dims?.[dim]),
+});
+if (sweepPanel) watchSweep(store, planner, { range: sweepRange });
 const links = createLinkSync({ store, dispatch, examples: EXAMPLES, mode });
 store.subscribe((state) => {
   editor.setText(state.text);
@@ -107,6 +119,8 @@ store.subscribe((state) => {
   graphPane.render(state);
   planPanel.render(state);
   savingsPanel.render(state);
+  sizesPanel.render(state);
+  sweepPanel?.render(state);
   selectionPanel.render(state, editable);
   statusLine.render(state);
   editorStatus.render(state);

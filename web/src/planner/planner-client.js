@@ -1,10 +1,15 @@
 // planner-client.js — a small promise client over the WASM planner; errors come back as data.
 //
 // Contract: createPlanner(load?) → {ready: Promise<version>, catalog: Promise<{strategies, hardware}>,
-// plan(text, options) → Promise<result>, planMany(text, [options…]) → Promise<[result…]>, where, ran}.
+// plan(text, options) → Promise<result>, planMany(text, [options…]) → Promise<[result…]>,
+// sweep(text, options, spec) → Promise<sweep result>, where, ran, reads}.
 // catalog holds the strategy and hardware names the loaded module offers (null where it has none; see
 // strategy-catalog.js). planMany plans one text under several options in one request (one copy of the text
-// to the worker); the compare view uses it for its two strategies.
+// to the worker); the compare view uses it for its two strategies. sweep asks for the plan across one named
+// dimension ({dim, from, to, step?}, docs/design.md §16; the size chart). Wherever it runs, the planner keeps
+// the last text read (graph-cache.js), so a request that changes only the options (a size slider) does not
+// parse the text again; reads = {loads, reused} are the latest counts of texts read and of answers from a
+// text already read, as the planner reports them.
 // With no `load`, in a browser, the planner runs in a module Web Worker (planner-worker.js) so planning a
 // large graph never blocks the page; if the worker cannot start or load the module (e.g. the script was
 // loaded from another origin, which workers refuse), it falls back to the main thread and says so in
@@ -13,9 +18,11 @@
 // With `load` (a function resolving to the API of wasm/fusion.mjs, as in Node tests) it runs on the main
 // thread. plan() resolves to the planner's result exactly as returned (never recomputed); a load failure
 // resolves to {ok:false, error:{code:'load_failed', message}, errors:[…]}. Requests are answered in order.
-// Timing is measured by the caller. Shown by tests/browser/page-worker.test.mjs.
+// Timing is measured by the caller. Shown by tests/browser/page-worker.test.mjs, page-dims.test.mjs and
+// tests/web/graph-cache.test.mjs.
 
 import { createWorkerRpc } from '../worker-rpc/worker-rpc.js';
+import { createGraphCache } from './graph-cache.js';
 import { fromModule } from './strategy-catalog.js';
 
 export function createPlanner(load) {
@@ -30,25 +37,30 @@ const loadFailed = (e) => {
 
 function mainThreadPlanner(load) {
   const loading = Promise.resolve().then(load);
+  const cached = loading.then((f) => createGraphCache(f));
   const ran = { worker: 0, main: 0 };
+  const reads = { loads: 0, reused: 0 };
+  // One request on the main thread: counted, and the cache's counts copied into reads.
+  const run = (work, failed) =>
+    cached.then((cache) => {
+      ran.main += 1;
+      const result = work(cache);
+      Object.assign(reads, cache.counts);
+      return result;
+    }, failed);
   return {
     where: 'main',
     ran,
+    reads,
     ready: loading.then((f) => f.version()),
     catalog: loading.then(fromModule, () => fromModule(null)),
-    plan: (text, options) =>
-      loading.then((f) => {
-        ran.main += 1;
-        return f.plan(text, options);
-      }, loadFailed),
+    plan: (text, options) => run((c) => c.plan(text, options), loadFailed),
     planMany: (text, list) =>
-      loading.then(
-        (f) => {
-          ran.main += 1;
-          return list.map((o) => f.plan(text, o));
-        },
+      run(
+        (c) => c.planMany(text, list),
         (e) => list.map(() => loadFailed(e)),
       ),
+    sweep: (text, options, spec) => run((c) => c.sweep(text, options, spec), loadFailed),
   };
 }
 
@@ -64,8 +76,12 @@ function workerPlanner() {
   const rpc = createWorkerRpc({
     start: () => new Worker(new URL('./planner-worker.js', import.meta.url), { type: 'module' }),
     lazy: false,
-    main: async ({ text, options, optionsList }) => ({
-      result: await (optionsList ? onMain().planMany(text, optionsList) : onMain().plan(text, options)),
+    main: async ({ text, options, optionsList, sweep }) => ({
+      result: await (optionsList
+        ? onMain().planMany(text, optionsList)
+        : sweep
+          ? onMain().sweep(text, options, sweep)
+          : onMain().plan(text, options)),
       where: 'main',
     }),
     crashReason: () => 'the planner worker stopped; try again',
@@ -86,6 +102,7 @@ function workerPlanner() {
     return onMain().ready;
   });
   const ran = { worker: 0, main: 0 };
+  const reads = { loads: 0, reused: 0 };
   // One request, once the worker is ready (or gave up); a worker that stops answers it with lost(failure).
   // The reply says where the plan was made (the worker names its scope), and ran counts it there.
   const ask = async (request, lost) => {
@@ -94,6 +111,7 @@ function workerPlanner() {
       lost: (message) => ({ result: lost(loadFailed(new Error(message))), where: null }),
     });
     if (reply.where in ran) ran[reply.where] += 1;
+    Object.assign(reads, reply.counts ?? (reply.where === 'main' ? fallback.reads : {}));
     return reply.result;
   };
   return {
@@ -101,6 +119,7 @@ function workerPlanner() {
       return rpc.where();
     },
     ran,
+    reads,
     ready,
     catalog: ready.then(
       () => (fallback ? fallback.catalog : catalog),
@@ -108,6 +127,7 @@ function workerPlanner() {
     ),
     plan: (text, options) => ask({ text, options }, (failure) => failure),
     planMany: (text, optionsList) => ask({ text, optionsList }, (failure) => optionsList.map(() => failure)),
+    sweep: (text, options, spec) => ask({ text, options, sweep: spec }, (failure) => failure),
   };
 }
 

@@ -3,13 +3,18 @@
 // Protocol (planner-client.js, through worker-rpc.js, is the only peer): on start it loads the planner and posts
 // {type:'ready', version, catalog:{strategies, hardware}} (the module's names; null where it has none) or
 // {type:'failed', error:{code, message}}; each {id, text, options} message is answered with
-// {type:'plan', id, result, where}, and each {id, text, optionsList} (several plans of one text, e.g. the
-// compare view's two strategies) with {type:'plan', id, result: [results…], where}: the planner's results
-// exactly as returned (errors are values); where is the global scope the plan ran in ('worker' here, read off
-// the scope, so a test can tell a worker's answer from the main thread's).
-// Not here: any planning logic (core/, via wasm/fusion.mjs). Shown by tests/browser/page-worker.test.mjs.
+// {type:'plan', id, result, where, counts}, each {id, text, optionsList} (several plans of one text, e.g. the
+// compare view's two strategies) with {type:'plan', id, result: [results…], where, counts}, and each
+// {id, text, options, sweep: spec} (the plan across one named dimension, docs/design.md §16) with
+// {type:'plan', id, result: the sweep, where, counts}: the planner's results exactly as returned (errors are
+// values); where is the global scope the plan ran in ('worker' here, read off the scope, so a test can tell a
+// worker's answer from the main thread's). The last graph text is kept read (graph-cache.js): a new request
+// with the same text re-plans it without parsing it again; counts = {loads, reused} says how often each
+// happened. Not here: any planning logic (core/, via wasm/fusion.mjs). Shown by
+// tests/browser/page-worker.test.mjs and page-dims.test.mjs.
 
 import { loadFusion } from '../../../wasm/fusion.mjs';
+import { createGraphCache } from './graph-cache.js';
 import { fromModule } from './strategy-catalog.js';
 
 const where = typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope ? 'worker' : 'main';
@@ -18,10 +23,16 @@ loading.then(
   (f) => postMessage({ type: 'ready', version: f.version(), catalog: fromModule(f) }),
   (e) => postMessage({ type: 'failed', error: { code: e?.code ?? 'load_failed', message: e?.message ?? String(e) } }),
 );
+let cache = null;
 
-self.onmessage = async ({ data: { id, text, options, optionsList } }) => {
+self.onmessage = async ({ data: { id, text, options, optionsList, sweep } }) => {
   const fusion = await loading.catch(() => null);
   if (!fusion) return;
-  const result = optionsList ? optionsList.map((o) => fusion.plan(text, o)) : fusion.plan(text, options);
-  postMessage({ type: 'plan', id, result, where });
+  cache ??= createGraphCache(fusion);
+  const result = optionsList
+    ? cache.planMany(text, optionsList)
+    : sweep
+      ? cache.sweep(text, options, sweep)
+      : cache.plan(text, options);
+  postMessage({ type: 'plan', id, result, where, counts: { ...cache.counts } });
 };

@@ -4,13 +4,17 @@
 // store; for each (text, options) not asked for yet it calls planner.plan(text, options) — after debounceMs
 // while typing ('set-text'), at once otherwise; a newer change cancels a request still waiting — and
 // dispatches {type:'plan-result', text, options, result} (answers to older requests are dropped by the
-// reducer, events.js). onEdit() when a person's change (set-text, edit-graph, set-option) asks for a plan;
+// reducer, events.js). One request runs at a time: changes made meanwhile (a size slider dragged) leave
+// only the newest waiting (latest-only.js), so the page never falls behind a fast gesture.
+// onEdit() when a person's change (set-text, edit-graph, set-option, set-dim) asks for a plan;
 // onPlanned(ms) with the plan's time, before the result is dispatched (the status line shows it);
 // onShown() after a result that planned OK has been dispatched (and so drawn in numbers). Returns the
-// unsubscribe function. Nothing is computed here. Shown by tests/browser/page-edit.test.mjs (typing replans)
-// and page.test.mjs.
+// unsubscribe function. Nothing is computed here. Shown by tests/browser/page-edit.test.mjs (typing replans),
+// page.test.mjs and page-dims.test.mjs (dragging a size).
 
-const EDITS = ['set-text', 'edit-graph', 'set-option'];
+import { createLatestOnly } from './latest-only.js';
+
+const EDITS = ['set-text', 'edit-graph', 'set-option', 'set-dim'];
 
 export function watchPlan(
   store,
@@ -19,6 +23,14 @@ export function watchPlan(
 ) {
   let requested = null;
   let timer = null;
+  const queue = createLatestOnly(async ({ text, options }) => {
+    await planner.ready.catch(() => {});
+    const t0 = performance.now();
+    const result = await planner.plan(text, options);
+    onPlanned(performance.now() - t0);
+    store.dispatch({ type: 'plan-result', text, options, result });
+    if (result.ok) onShown();
+  });
   return store.subscribe((state, prev, event) => {
     const { text, options } = state;
     const key = JSON.stringify([text, options]);
@@ -26,16 +38,6 @@ export function watchPlan(
     requested = key;
     if (EDITS.includes(event?.type)) onEdit();
     clearTimeout(timer);
-    timer = setTimeout(
-      async () => {
-        await planner.ready.catch(() => {});
-        const t0 = performance.now();
-        const result = await planner.plan(text, options);
-        onPlanned(performance.now() - t0);
-        store.dispatch({ type: 'plan-result', text, options, result });
-        if (result.ok) onShown();
-      },
-      event?.type === 'set-text' ? debounceMs : 0,
-    );
+    timer = setTimeout(() => queue.push({ text, options }), event?.type === 'set-text' ? debounceMs : 0);
   });
 }

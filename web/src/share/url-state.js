@@ -3,21 +3,24 @@
 // Contract (pure, no DOM):
 //   encodeState({example, text, options, compare?}, exampleText) → hash string without '#':
 //     'example=<id>' when the text is the unmodified gallery example and the broadcast/resident options are
-//     the defaults (a readable link, followed by '&strategy=S', '&hardware=H', '&compare=A,B' when those are
-//     set), else 'state=<version>.<lz-string payload>'. The payload stores only what differs from the
-//     defaults: e (example id), t (text, omitted when equal to exampleText), o (options that differ: b, r,
-//     s = strategy, h = hardware), c ([A, B], the compare view's two strategies, when it is open).
+//     the defaults (a readable link, followed by '&strategy=S', '&hardware=H', '&compare=A,B' and
+//     '&dims=N=8,seq=128' when those are set), else 'state=<version>.<lz-string payload>'. The payload stores
+//     only what differs from the defaults: e (example id), t (text, omitted when equal to exampleText), o
+//     (options that differ: b, r, s = strategy, h = hardware, d = the named dimensions' values, state/dims.js),
+//     c ([A, B], the compare view's two strategies, when it is open).
 //   decodeState(hash) → {kind:'empty'} | {kind:'state', state:{example, text?, options, compare?}}
 //     | {kind:'error', message}. A damaged, truncated, foreign or oversized link (MAX_LINK_CHARS,
 //     MAX_LINK_TEXT) is an 'error' with a message for people, never an exception. Older versions are
 //     migrated forward by MIGRATIONS; a newer version is an error. options always has broadcast and
-//     resident_sources, and strategy/hardware only when the link names them (absent = the planner's default);
-//     names are checked for form (lower-case letters, digits, '_'), the planner judges whether they exist.
+//     resident_sources, and strategy/hardware/dims only when the link names them (absent = the planner's
+//     default); names are checked for form (lower-case letters, digits, '_'; dimension names and numbers for
+//     dims), the planner judges whether they exist and whether a size is valid.
 //   parseMode(search) → {embed, editable, showJson} from the query string (?embed&editable&json).
 // Old links are kept as golden tests in tests/web/url-state.test.mjs.
 
 import LZString from 'lz-string';
 import { DEFAULT_OPTIONS, DEFAULT_CHOICES, isChoiceName, isChoicePair as isPair } from '../state/options.js';
+import { formatDimsText, parseDimsText, readDims } from '../state/dims.js';
 
 export const STATE_VERSION = 1;
 const OPTION_KEYS = { b: 'broadcast', r: 'resident_sources' };
@@ -54,6 +57,7 @@ function changedOptions(options) {
   for (const [short, key] of Object.entries(CHOICE_KEYS)) {
     if (options?.[key] !== undefined && options[key] !== DEFAULT_CHOICES[key]) o[short] = options[key];
   }
+  if (options?.dims && Object.keys(options.dims).length) o.d = options.dims;
   return o;
 }
 
@@ -63,6 +67,7 @@ function exampleLink(example, o, compare) {
   if (o.s !== undefined) params.push(`strategy=${encodeURIComponent(o.s)}`);
   if (o.h !== undefined) params.push(`hardware=${encodeURIComponent(o.h)}`);
   if (compare) params.push(`compare=${compare.map(encodeURIComponent).join(',')}`);
+  if (o.d) params.push(`dims=${formatDimsText(o.d)}`);
   return params.join('&');
 }
 
@@ -97,6 +102,9 @@ function readPayload(payload) {
     options[key] = v;
   }
   if (payload.c !== undefined && !isPair(payload.c)) return null;
+  const dims = readDims(payload.o?.d);
+  if (!dims) return null;
+  if (Object.keys(dims).length) options.dims = dims;
   return {
     example: payload.e ?? null,
     ...(payload.t !== undefined ? { text: payload.t } : {}),
@@ -105,21 +113,23 @@ function readPayload(payload) {
   };
 }
 
-// 'example=<id>&strategy=…&hardware=…&compare=A,B' → a state, or a damaged-link error.
+// 'example=<id>&strategy=…&hardware=…&compare=A,B&dims=N=8,seq=128' → a state, or a damaged-link error.
 function readExampleLink(h) {
   const [first, ...rest] = h.split('&');
   const id = decodeURIComponent(first.slice('example='.length));
   if (!/^[a-z0-9-]+$/.test(id)) return damaged('unknown example name');
   const state = { example: id, options: { ...DEFAULT_OPTIONS } };
   for (const part of rest) {
-    const [key, raw = ''] = part.split('=');
-    const value = decodeURIComponent(raw);
-    const known = key === 'strategy' || key === 'hardware' || key === 'compare';
+    const cut = part.includes('=') ? part.indexOf('=') : part.length;
+    const key = part.slice(0, cut);
+    const value = decodeURIComponent(part.slice(cut + 1));
+    const known = ['strategy', 'hardware', 'compare', 'dims'].includes(key);
     if (!known) return damaged(`it has an unknown setting “${key.slice(0, 40)}”`);
-    if (key === 'compare' ? !isPair(value.split(',')) : !isChoiceName(value)) {
-      return damaged(`“${value.slice(0, 40)}” is not a valid ${key} setting`);
-    }
+    const dims = key === 'dims' ? parseDimsText(value).dims : null;
+    const valid = key === 'dims' ? !!dims : key === 'compare' ? isPair(value.split(',')) : isChoiceName(value);
+    if (!valid) return damaged(`“${value.slice(0, 40)}” is not a valid ${key} setting`);
     if (key === 'compare') state.compare = value.split(',');
+    else if (key === 'dims') Object.assign(state.options, Object.keys(dims).length ? { dims } : {});
     else state.options[key] = value;
   }
   return { kind: 'state', state };

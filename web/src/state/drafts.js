@@ -3,9 +3,12 @@
 // Contract: saveDraft(storage, {example, text, options}) stores a versioned record; loadDraft(storage) →
 // that state or null (missing, damaged or foreign records give null, never an exception). Pure over the
 // storage object passed in, so tests use a Map-like fake. options keep the strategy and hardware picked
-// (when they have the form of a name; absent = the planner's default). Shown by tests/web/drafts.test.mjs.
+// (when they have the form of a name; absent = the planner's default) and the values given to named
+// dimensions (dims.js; a damaged dims object is dropped, the rest of the draft kept). Shown by
+// tests/web/drafts.test.mjs.
 
 import { isChoiceName } from './options.js';
+import { readDims } from './dims.js';
 
 const KEY = 'fusion-playground:draft';
 const VERSION = 1;
@@ -26,6 +29,8 @@ export function loadDraft(storage) {
     const choices = Object.fromEntries(
       ['strategy', 'hardware'].filter((k) => isChoiceName(options[k])).map((k) => [k, options[k]]),
     );
+    const dims = readDims(options.dims);
+    if (dims && Object.keys(dims).length) choices.dims = dims;
     return {
       example: typeof d.example === 'string' ? d.example : null,
       text: d.text,

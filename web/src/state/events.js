@@ -9,6 +9,11 @@
 //   {type:'edit-graph', edit}                           an edit on the graph (see applyEdit)
 //   {type:'set-option', key, value}                     broadcast / resident_sources (booleans), strategy /
 //                                                       hardware (names; the default name removes the key)
+//   {type:'set-dim', name, value}                       a named dimension's value (options.dims, dims.js; null:
+//                                                       back to the graph's default); a run of them is one undo
+//   {type:'set-sweep-dim', dim}                         which name the size chart sweeps (null: the first)
+//   {type:'sweep-result', text, options, dim, to, result, overflow?}  the planner's sweep of dim from 1 to `to`
+//                                                       (planner/watch-sweep.js); kept when it is for the text
 //   {type:'set-compare', pair}                          open the compare view on [A, B] strategies, or null
 //   {type:'select', target}                             {kind:'op'|'group'|'edge', id} or null
 //   {type:'expand', group, open}                        open or close fusion group k (or 'all') in the graph
@@ -17,9 +22,13 @@
 //   {type:'plan-result', text, options, result}         the planner answered (stale answers are ignored)
 //   {type:'compare-result', text, options, pair, results} both plans of the compare view ([A's, B's])
 //   {type:'notice', level, message} | {type:'dismiss-notice'}
-// State: {example, text, options, graph, plan, error, planned, selection, colorBy, notice, past, future,
-// lastEvent, compare, compared, compareError, expanded}.
-// `graph`/`plan` are the last graph that planned OK and its plan: they stay while the text is broken.
+// State: {example, text, options, graph, graphText, plan, error, planned, selection, colorBy, notice, past,
+// future, lastEvent, compare, compared, compareError, expanded, sweepDim, sweep}.
+// `graph`/`plan` are the last graph that planned OK and its plan: they stay while the text is broken; graphText
+// is the text `graph` was read from (a new plan of the same text keeps the same graph object).
+// options.dims (dims.js) binds named dimensions; loading an example or importing a graph drops it (the new
+// graph brings its own defaults). `sweep` is the last sweep-result for the current text ({text, options, dim,
+// to, result, overflow}), `sweepDim` the name the chart follows.
 // `expanded` says which fusion groups are drawn open (expansion.js; null: the default for the graph's size).
 // `compare` is the compare view's pair of strategies (null when closed; a view choice, not undone);
 // `compared` is {text, options, pair, graph, left, right}: the last pair of plans that both planned OK;
@@ -30,6 +39,7 @@ import { parseGraphText, formatGraph } from '../graph/graph-text.js';
 import { DEFAULT_OPTIONS, DEFAULT_CHOICES, isChoiceName, isChoicePair as isPair } from './options.js';
 import * as edits from '../graph/graph-edit.js';
 import { expandTo } from './expansion.js';
+import { withDim } from './dims.js';
 
 export function initialState() {
   return {
@@ -50,6 +60,9 @@ export function initialState() {
     compared: null,
     compareError: null,
     expanded: null,
+    graphText: null,
+    sweepDim: null,
+    sweep: null,
   };
 }
 
@@ -57,9 +70,11 @@ const HISTORY_LIMIT = 200;
 export const COLOR_BY = ['group', 'bytes'];
 const snapshot = (s) => ({ example: s.example, text: s.text, options: s.options });
 
-// Record the current content on the undo stack before a change (typing coalesces into one entry).
+// Record the current content on the undo stack before a change (typing, and dragging a size, coalesce into one
+// entry).
+const COALESCED = ['set-text', 'set-dim'];
 function remember(state, event) {
-  if (event.type === 'set-text' && state.lastEvent === 'set-text') return state;
+  if (COALESCED.includes(event.type) && state.lastEvent === event.type) return state;
   return { ...state, past: [...state.past, snapshot(state)].slice(-HISTORY_LIMIT), future: [] };
 }
 
@@ -90,6 +105,15 @@ function withOption(options, key, value) {
 }
 
 const samePair = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// Options without the person's dimension values (a new graph brings its own defaults).
+const withoutDims = ({ dims: _, ...options }) => options;
+
+// Options with one dimension's value set (null: removed); no dims key when none is left.
+function withDimOption(options, name, value) {
+  const dims = withDim(options.dims, name, value);
+  return Object.keys(dims).length ? { ...options, dims } : withoutDims(options);
+}
 
 // Both compare plans, when they answer the current text, options and pair (else the state is unchanged).
 function compareResult(state, { text, options, pair, results }) {
@@ -139,12 +163,20 @@ function step(state, event, ctx) {
         ...remember(state, event),
         example: event.id,
         text: ctx.examples[event.id],
+        options: withoutDims(state.options),
         selection: null,
         expanded: null,
       };
     }
     case 'import-graph':
-      return { ...remember(state, event), example: null, text: event.text, selection: null, expanded: null };
+      return {
+        ...remember(state, event),
+        example: null,
+        text: event.text,
+        options: withoutDims(state.options),
+        selection: null,
+        expanded: null,
+      };
     case 'set-text':
       if (event.text === state.text) return state;
       return { ...remember(state, event), text: event.text };
@@ -161,6 +193,15 @@ function step(state, event, ctx) {
     }
     case 'set-option':
       return { ...remember(state, event), options: withOption(state.options, event.key, event.value) };
+    case 'set-dim':
+      return { ...remember(state, event), options: withDimOption(state.options, event.name, event.value) };
+    case 'set-sweep-dim':
+      return event.dim === state.sweepDim ? state : { ...state, sweepDim: event.dim ?? null };
+    case 'sweep-result': {
+      const { text, options, dim, to, result, overflow = null } = event;
+      if (text !== state.text) return state;
+      return { ...state, sweep: { text, options, dim, to, result, overflow } };
+    }
     case 'set-compare':
       if (event.pair !== null && !isPair(event.pair)) throw new Error(`bad compare pair ${JSON.stringify(event.pair)}`);
       return samePair(event.pair, state.compare) ? state : { ...state, compare: event.pair && [...event.pair] };
@@ -197,9 +238,10 @@ function step(state, event, ctx) {
       if (text !== state.text || JSON.stringify(options) !== JSON.stringify(state.options)) return state;
       const planned = { text, options };
       if (!result.ok) return { ...state, error: result, planned };
+      if (text === state.graphText) return { ...state, plan: result, error: null, planned };
       const parsed = parseGraphText(text);
       if (!parsed.ok) return { ...state, error: result, planned };
-      return { ...state, graph: parsed.graph, plan: result, error: null, planned };
+      return { ...state, graph: parsed.graph, graphText: text, plan: result, error: null, planned };
     }
     case 'notice':
       return { ...state, notice: { level: event.level ?? 'info', message: event.message } };

@@ -9,8 +9,11 @@
 // its bytes-moved colour from the view model (node.heat); 'group' (default) shows categories and kernel
 // colours. render(vm, {positions, routes}, {fit}) → Promise<drawn> draws a view model (view-model.js; a big
 // one CHUNK elements per frame) with the node positions and edge routes from layout.js; it reads nothing
-// else. A cluster is titled "kernel N · <pattern label>" (short: the rule that formed it rides in its data as
-// `rule`, for hover); an op the plan also recomputes in another kernel has a violet halo. Gestures only call
+// else. update(vm) redraws a view model of the same drawing as the last one rendered (the same node, cluster
+// and edge ids) in place — texts, box sizes, colours, classes; positions, routes and the viewport stay — and
+// returns false, changing nothing, when the drawing differs (a size slider re-plans without a new layout). A
+// cluster is titled "kernel N · <pattern label>" (short: the rule that formed it rides in its data as `rule`, for
+// hover); an op the plan also recomputes in another kernel has a violet halo. Gestures only call
 // handlers — onSelect(target|null), onConnect(producer, consumer), onHoverEdge(edge data|null),
 // onHoverGroup(group id|null) for a cluster's frame or a collapsed box — the view never changes the graph or
 // the state itself (state → view).
@@ -296,6 +299,28 @@ function fitBox(cy, box, margin = 30) {
   });
 }
 
+// The data an update may change, and the marks of the moment (selection, Find) an update keeps.
+const UPDATED = ['text', 'w', 'h', 'color', 'heat', 'heatInk', 'tag', 'rule', 'label'];
+const KEPT = ['selected', 'match', 'hover'];
+
+// One drawn element brought up to a new element of the same id (toElements), in place; only what differs is
+// set, so Cytoscape restyles just those elements.
+function refresh(e, el) {
+  const data = {};
+  const gone = [];
+  for (const k of UPDATED) {
+    const now = e.data(k);
+    if (el.data[k] === undefined) {
+      if (now !== undefined) gone.push(k);
+    } else if (now !== el.data[k]) data[k] = el.data[k];
+  }
+  if (Object.keys(data).length) e.data(data);
+  if (gone.length) e.removeData(gone.join(' '));
+  const classes = [...el.classes.split(' ').filter(Boolean), ...KEPT.filter((c) => e.hasClass(c))];
+  const drawn = e.classes().filter((c) => c !== 'heat');
+  if (classes.length !== drawn.length || classes.some((c) => !e.hasClass(c))) e.classes(classes.join(' '));
+}
+
 // Resolves after the next frame has been drawn.
 const nextFrame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
 
@@ -407,8 +432,20 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
       }
       return true;
     },
+    update(vm) {
+      const els = toElements(vm, { positions: {}, routes: {} });
+      const found = els.map((el) => cy.$id(el.data.id));
+      if (found.some((e) => e.empty()) || found.length !== cy.elements().length) return false;
+      renderSeq += 1; // a render still adding chunks stops
+      nodeOf = vm.nodeOf ?? null;
+      cy.batch(() => {
+        els.forEach((el, k) => refresh(found[k], el));
+        applyColors();
+      });
+      return true;
+    },
     setSelection(sel) {
-      cy.elements().removeClass('selected');
+      cy.elements('.selected').removeClass('selected'); // only those marked: touching every element restyles them all
       if (!sel) return;
       if (sel.kind === 'op') drawnOf(sel.id).addClass('selected');
       else if (sel.kind === 'group') {
@@ -419,7 +456,7 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
       } else if (sel.kind === 'edge') drawnEdge(sel.id.producer, sel.id.consumer).addClass('selected');
     },
     setMatches(ops) {
-      cy.elements().removeClass('match');
+      cy.elements('.match').removeClass('match');
       for (const i of ops) drawnOf(i).addClass('match');
     },
     setConnectMode(on) {

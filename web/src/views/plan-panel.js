@@ -1,19 +1,24 @@
 // plan-panel.js — the numbers: totals, estimated time, kernels before → after, the group table (pattern
 // labels, recomputed ops, time per kernel; the rule that formed a kernel is its ops cell's tooltip) and why edges
-// were not fused.
+// were not fused. When the plan has byte formulas (named dimensions, docs/design.md §16), the bytes cards show
+// the plan's bytes_unfused_formula / bytes_fused_formula and each group row its bytes_read_formula /
+// bytes_written_formula (formula.js draws them; a formula without names is left out: the number says it).
 //
 // Contract: createPlanPanel({onSelect, hardwareLabel?}) → {render(state)}. Reads state.graph/plan/selection
 // (the last valid plan; greyed while stale) and writes the elements of index.html's plan pane. Every number
 // shown is a field of the planner's result, only formatted (format.js). hardwareLabel(name) names the time
 // model's device. Clicking a row or reason calls onSelect(target). A big plan lists its first MAX_ROWS groups
 // and unfused edges and counts the rest; render does nothing when the plan, graph, selection and staleness
-// are those already shown. Browser-only; shown by tests/browser/page-strategies.test.mjs (numbers, labels,
-// times and reasons against the CLI), tests/browser/page-edit.test.mjs (rows linked to the selection) and
+// are those already shown; a plan whose groups are those on screen (a size moved) only rewrites the table's
+// bytes and times (once the table is in view), and the list of unfused edges is drawn again only when those edges
+// or reasons change. Browser-only; shown by tests/browser/page-strategies.test.mjs (numbers, labels, times and
+// reasons against the CLI), tests/browser/page-edit.test.mjs (rows linked to the selection) and
 // tests/browser/page-fit-and-keyboard.test.mjs (the table fits its pane).
 
 import { $, h } from './dom.js';
 import { opLabel } from '../graph/graph-text.js';
 import { formatBytes, exactBytes, formatSpeedup, formatTime } from '../present/format.js';
+import { bytesFormula, hasNames } from '../present/formula.js';
 import { explainReason, shortReason, isBlocked } from '../present/reasons.js';
 import { buildViewModel } from '../present/view-model.js';
 import { groupRows } from '../present/group-rows.js';
@@ -50,6 +55,48 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 // A pattern label that may wrap after each '+' ("matmul+bias+act").
 const breakableLabel = (label) => label.split('+').flatMap((part, k) => (k ? ['+', h('wbr'), part] : [part]));
 
+// A card's formula line: '= 9 216·N + 6 144 B' (hidden when the plan has no formula with names).
+function showFormula(id, f) {
+  const el = $(id);
+  el.hidden = !hasNames(f);
+  el.textContent = hasNames(f) ? `= ${bytesFormula(f)}` : '';
+  el.title = hasNames(f) ? `${bytesFormula(f)}: the planner's exact formula for this grouping` : '';
+}
+
+// A formula that may wrap after each '·' as well as at its spaces (never inside a name or a number).
+const breakableFormula = (text) => text.split('·').flatMap((part, k) => (k ? ['·', h('wbr'), part] : [part]));
+
+// A group's byte formulas, under its members: each one that depends on a name, on a line of its own.
+function groupFormula(g) {
+  const lines = [
+    ['reads', g?.bytes_read_formula],
+    ['writes', g?.bytes_written_formula],
+  ].filter(([, f]) => hasNames(f));
+  if (!lines.length) return null;
+  return h(
+    'span',
+    { class: 'group-formula', 'data-testid': 'group-formula' },
+    lines.map(([what, f]) => h('span', {}, `${what} `, breakableFormula(bytesFormula(f)))),
+  );
+}
+
+// What decides the group table's rows apart from their numbers: the groups, their members and names, the
+// selection. Two plans with the same key differ only in bytes and times (a size slider moved).
+function groupsKey(graph, plan, sel) {
+  const groups = plan.groups.map(
+    (g) =>
+      `${g.ops}|${g.recomputed ?? ''}|${g.inputs}|${g.outputs}|${g.label}|${g.rule}|${g.kernel}|` +
+      `${g.bytes_read_formula ?? ''}|${g.bytes_written_formula ?? ''}`,
+  );
+  return { graph, text: `${JSON.stringify(sel)}#${plan.kernels_fused}#${groups.join(';')}` };
+}
+
+// A kernel's estimated time as its table cell shows it.
+const timeText = (g) => ({
+  textContent: ` · ${formatTime(g.timeUs).replace(' ', '\u00a0')}`,
+  title: `estimated time of this kernel${g.flops === null ? '' : ` (${g.flops} flops)`}`,
+});
+
 export function createPlanPanel({ onSelect, hardwareLabel = (name) => name }) {
   const totals = document.querySelector('[data-testid="totals"]');
 
@@ -59,6 +106,8 @@ export function createPlanPanel({ onSelect, hardwareLabel = (name) => name }) {
     $('bytes-unfused-exact').textContent = plan ? exactBytes(plan.bytes_unfused) : '';
     $('bytes-fused').textContent = formatBytes(plan?.bytes_fused);
     $('bytes-fused-exact').textContent = plan ? exactBytes(plan.bytes_fused) : '';
+    showFormula('bytes-unfused-formula', plan?.bytes_unfused_formula);
+    showFormula('bytes-fused-formula', plan?.bytes_fused_formula);
     $('speedup').textContent = formatSpeedup(plan?.speedup_estimate);
     $('kernels').textContent = plan ? `${plan.kernels_unfused} → ${plan.kernels_fused}` : '–';
     for (const id of ['bytes-unfused', 'bytes-fused']) $(id).title = plan ? exactBytes(plan[id.replace('-', '_')]) : '';
@@ -72,11 +121,47 @@ export function createPlanPanel({ onSelect, hardwareLabel = (name) => name }) {
     $('time-speedup').title = timed ? 'time unfused ÷ time fused' : '';
   }
 
-  function renderGroups(graph, plan, vm, sel) {
+  // The group table's rows as built: their number cells, to update in place when only numbers change.
+  let built = { key: null, cells: [] };
+  // Numbers for a table out of sight wait until it scrolls into view (a dragged slider re-plans many times a
+  // second; rewriting 300 off-screen rows each time would hold the page up).
+  let pending = null; // {graph, plan} not yet written
+  let inView = true;
+  new IntersectionObserver(([entry]) => {
+    inView = entry.isIntersecting;
+    if (inView && pending) updateGroups(pending.graph, pending.plan);
+  }).observe($('groups-body').closest('table'));
+
+  // A new plan with the same groups (a size slider moved): only the bytes and times are written again.
+  function updateGroups(graph, plan) {
+    pending = inView ? null : { graph, plan };
+    if (pending) return;
+    groupRows(graph, plan)
+      .slice(0, MAX_ROWS)
+      .forEach((g, k) => {
+        const { read, written, time } = built.cells[k];
+        Object.assign(read, { textContent: formatBytes(g.bytesRead), title: exactBytes(g.bytesRead) });
+        Object.assign(written, { textContent: formatBytes(g.bytesWritten), title: exactBytes(g.bytesWritten) });
+        if (time) Object.assign(time, timeText(g));
+      });
+  }
+
+  function renderGroups(graph, plan, sel) {
+    const key = groupsKey(graph, plan, sel);
+    if (key.graph === built.key?.graph && key.text === built.key.text) return updateGroups(graph, plan);
+    built = { key, cells: [] };
+    pending = null;
+    const vm = buildViewModel(graph, plan);
     const body = $('groups-body');
     const rows = groupRows(graph, plan);
     body.replaceChildren(
       ...rows.slice(0, MAX_ROWS).map((g, k) => {
+        const cells = {
+          time: g.kernel && g.timeUs !== null ? h('span', { class: 'group-time', ...timeText(g) }) : null,
+          read: h('td', { class: 'num', title: exactBytes(g.bytesRead) }, formatBytes(g.bytesRead)),
+          written: h('td', { class: 'num', title: exactBytes(g.bytesWritten) }, formatBytes(g.bytesWritten)),
+        };
+        built.cells.push(cells);
         const color = vm.groups[k].color;
         const selected = sel?.kind === 'group' && sel.id === g.id;
         const select = () => onSelect({ kind: 'group', id: g.id });
@@ -106,21 +191,13 @@ export function createPlanPanel({ onSelect, hardwareLabel = (name) => name }) {
             g.rule ? { title: `formed by: ${g.rule}`, 'data-rule': g.rule } : {},
             g.label ? h('span', { class: 'pattern', 'data-testid': 'group-label' }, breakableLabel(g.label)) : null,
             memberList(g.ops),
-            g.kernel && g.timeUs !== null
-              ? h(
-                  'span',
-                  {
-                    class: 'group-time',
-                    title: `estimated time of this kernel${g.flops === null ? '' : ` (${g.flops} flops)`}`,
-                  },
-                  ` · ${formatTime(g.timeUs).replace(' ', '\u00a0')}`,
-                )
-              : null,
+            cells.time,
+            groupFormula(plan.groups[k]),
           ),
           h('td', {}, opList(graph, g.inputs)),
           h('td', {}, opList(graph, g.outputs)),
-          h('td', { class: 'num', title: exactBytes(g.bytesRead) }, formatBytes(g.bytesRead)),
-          h('td', { class: 'num', title: exactBytes(g.bytesWritten) }, formatBytes(g.bytesWritten)),
+          cells.read,
+          cells.written,
         );
       }),
     );
@@ -143,6 +220,8 @@ export function createPlanPanel({ onSelect, hardwareLabel = (name) => name }) {
       `(${plan.groups.length}; ${plural(plan.kernels_fused, 'kernel')}, sources greyed` +
       `${copies ? `; ${plural(copies, 'recomputed op')} ↻` : ''})`;
   }
+
+  let reasonsShown = null; // {graph, sel, edges}: what the list was drawn from
 
   function reasonItem(graph, e, sel) {
     const p = opLabel(graph, e.producer);
@@ -172,6 +251,9 @@ export function createPlanPanel({ onSelect, hardwareLabel = (name) => name }) {
   }
 
   function renderReasons(graph, plan, sel) {
+    const edges = plan.edges.map((e) => (e.fused ? '' : `${e.producer}>${e.consumer}:${e.reason}`)).join();
+    if (reasonsShown?.graph === graph && reasonsShown.sel === sel && reasonsShown.edges === edges) return;
+    reasonsShown = { graph, sel, edges };
     const unfused = plan.edges.filter((e) => !e.fused);
     const fromSources = unfused.filter((e) => e.reason === 'source');
     const others = unfused.filter((e) => e.reason !== 'source');
@@ -215,8 +297,7 @@ export function createPlanPanel({ onSelect, hardwareLabel = (name) => name }) {
       shown = { plan, graph, selection, stale };
       renderTotals(plan, stale);
       if (!plan || !graph) return;
-      const vm = buildViewModel(graph, plan);
-      renderGroups(graph, plan, vm, selection);
+      renderGroups(graph, plan, selection);
       renderReasons(graph, plan, selection);
     },
   };

@@ -3,7 +3,8 @@
 // Contract: createSelectionPanel(body, {dispatch, dtypes}) → {render(state, editable)}. Shows the
 // selection of state (an op: name, kind, shape, dtype, inputs, bytes moved unfused, its kernel and the kernels
 // recomputing it; a kernel: pattern label, the rule that formed it (a "formed by" row: the plan group's `rule`,
-// as the planner words it), members, bytes and estimated time; an
+// as the planner words it), members, bytes (with the planner's formulas when they depend on named dimensions)
+// and estimated time; an
 // edge: fused or the planner's reason in words). Edits dispatch 'edit-graph' events; invalid field text is
 // marked and not sent. Numbers are the planner's. render does nothing when the plan, graph and selection are
 // those already shown. Browser-only; shown by tests/browser/page-edit.test.mjs.
@@ -12,7 +13,17 @@ import { h } from './dom.js';
 import { opLabel, parseShape, resolveInputs } from '../graph/graph-text.js';
 import { categoryOf } from '../graph/op-kinds.js';
 import { formatBytes, exactBytes, formatShape, formatTime } from '../present/format.js';
+import { bytesFormula, hasNames } from '../present/formula.js';
 import { explainReason } from '../present/reasons.js';
+
+// A group's bytes, and the planner's formula for them when it depends on a name.
+const bytesCell = (n, f) =>
+  h(
+    'span',
+    { title: exactBytes(n) },
+    formatBytes(n),
+    hasNames(f) ? h('span', { class: 'formula', 'data-testid': 'sel-formula' }, ` = ${bytesFormula(f)}`) : null,
+  );
 
 // The other groups that hold op i (recomputed copies), by id.
 const copiesOf = (plan, i, own) => plan.groups.filter((x) => x.id !== own && x.ops.includes(i)).map((x) => x.id);
@@ -195,9 +206,9 @@ export function createSelectionPanel(body, { dispatch, dtypes }) {
         h('span', { class: 'muted' }, 'writes'),
         h('span', {}, names(g.outputs)),
         h('span', { class: 'muted' }, 'bytes read'),
-        h('span', { title: exactBytes(g.bytes_read) }, formatBytes(g.bytes_read)),
+        bytesCell(g.bytes_read, g.bytes_read_formula),
         h('span', { class: 'muted' }, 'bytes written'),
-        h('span', { title: exactBytes(g.bytes_written) }, formatBytes(g.bytes_written)),
+        bytesCell(g.bytes_written, g.bytes_written_formula),
         typeof g.time_us === 'number'
           ? [
               h('span', { class: 'muted' }, 'est. time'),

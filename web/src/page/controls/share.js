@@ -3,8 +3,9 @@
 // Contract: installShare({store, examples, mode, notice}) wires #copy-link (copies the page URL of the
 // current state, share/url-state.js encodeState, and says so in a notice), #embed-button and #embed-dialog
 // (an iframe snippet for this state, with ?embed and the optional editable/json flags) and, when mode.embed,
-// keeps #open-full pointing at the full page for the current text. examples maps example id → text (an
-// unmodified example gets a readable link). Browser-only; shown by tests/browser/page-share.test.mjs and
+// keeps #open-full pointing at the full page for the current text and options (sizes included). examples maps
+// example id → text (an unmodified example gets a readable link). Browser-only; shown by
+// tests/browser/page-share.test.mjs and
 // page-embed.test.mjs.
 
 import { encodeState, embedSnippet } from '../../share/url-state.js';
@@ -50,6 +51,6 @@ export function installShare({ store, examples, mode, notice }) {
   });
   if (mode.embed) $('open-full').href = shareUrl(store.getState(), examples);
   store.subscribe((s, prev) => {
-    if (mode.embed && s.text !== prev.text) $('open-full').href = shareUrl(s, examples);
+    if (mode.embed && (s.text !== prev.text || s.options !== prev.options)) $('open-full').href = shareUrl(s, examples);
   });
 }
