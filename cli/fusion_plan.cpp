@@ -1,7 +1,8 @@
 // fusion_plan.cpp — the `fusion-plan` command: plan a graph file (or stdin) and print the plan.
 //
 // Usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--hardware H] [--rule NAME=VALUE]...
-//                    [--dim NAME=VALUE]... [--sweep NAME=FROM:TO[:STEP]] [--table] [--verify] [FILE|-]
+//                    [--dim NAME=VALUE]... [--sweep NAME=FROM:TO[:STEP]] [--search greedy|optimal]
+//                    [--search-budget-nodes N] [--table] [--verify] [FILE|-]
 // The flags become an options document read by fusion::read_options_json, so they are checked exactly
 // as the JSON options are (docs/design.md §9, docs/strategies.md).
 // Prints the plan JSON (byte for byte what the WASM module returns) or, with --table, a readable
@@ -31,7 +32,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--hardware H] [--rule NAME=VALUE]...\n"
-    "                   [--dim NAME=VALUE]... [--sweep NAME=FROM:TO[:STEP]] [--table] [--verify] [FILE|-]\n"
+    "                   [--dim NAME=VALUE]... [--sweep NAME=FROM:TO[:STEP]] [--search greedy|optimal]\n"
+    "                   [--search-budget-nodes N] [--table] [--verify] [FILE|-]\n"
     "Plans kernel fusion for the op graph in FILE (JSON; '-' or nothing reads stdin) and prints the plan.\n"
     "  --no-broadcast      merged edges need equal shapes (default: broadcast-compatible)\n"
     "  --resident-sources  sources are already in memory and cost nothing\n"
@@ -44,6 +46,9 @@ constexpr const char* kUsage =
     "  --dim NAME=VALUE    the value of a named dimension (shape entry \"NAME\"), over the graph's \"dims\"\n"
     "  --sweep NAME=FROM:TO[:STEP]  plan at each value of NAME: FROM, the powers of two between, and TO,\n"
     "                      or every STEP; prints one row per value and where the grouping changes\n"
+    "  --search MODE       greedy (default) or optimal: the plan with the fewest bytes the seed rules allow,\n"
+    "                      with a proof (strategy seed only)\n"
+    "  --search-budget-nodes N  stop the search after N nodes (default 200000): the plan is then bounded\n"
     "  --table             print a readable table instead of JSON\n"
     "  --verify            check the plan with the independent verifier; exit 3 on a violation\n";
 
@@ -89,6 +94,12 @@ void add_sweep(Args& args, const std::string& text) {
   args.sweep = spec;
 }
 
+// "--search-budget-nodes N": the number as JSON when it parses, else the text (the options reader refuses it).
+void add_search_budget(Args& args, const std::string& text) {
+  nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+  args.options["search"]["budget_nodes"] = parsed.is_discarded() ? nlohmann::json(text) : parsed;
+}
+
 Args parse_args(int argc, char** argv) {
   Args args;
   bool have_file = false;
@@ -104,6 +115,8 @@ Args parse_args(int argc, char** argv) {
     else if (a == "--rule" && i + 1 < argc) add_assignment(args, a, "rules", argv[++i]);
     else if (a == "--dim" && i + 1 < argc) add_assignment(args, a, "dims", argv[++i]);
     else if (a == "--sweep" && i + 1 < argc) add_sweep(args, argv[++i]);
+    else if (a == "--search" && i + 1 < argc) args.options["search"]["mode"] = argv[++i];
+    else if (a == "--search-budget-nodes" && i + 1 < argc) add_search_budget(args, argv[++i]);
     else if (a.size() > 1 && a[0] == '-' ) args.error = "unknown option '" + a + "'";
     else if (have_file) args.error = "more than one input file";
     else { args.file = a; have_file = true; }

@@ -41,6 +41,17 @@ std::string dims_lines(const FusionPlan& plan) {
          ", saved " + text(plan.bytes_saved_formula) + "\n";
 }
 
+// The search certificate (docs/design.md §17): "search: optimal, proven: 1,234 nodes (greedy 2,048 bytes)" or
+// "search: bounded: within 0.8 % after 100,000 nodes (lower bound 1,000 bytes; greedy 2,048 bytes)".
+std::string search_line(const SearchCertificate& s) {
+  const std::string greedy = "greedy " + grouped(s.greedy_bytes_fused) + " bytes";
+  if (s.status == "optimal")
+    return "search: optimal, proven: " + grouped(static_cast<std::uint64_t>(s.nodes)) + " nodes (" + greedy + ")\n";
+  return "search: bounded: within " + fixed(s.gap * 100.0, "%.1f") + " % after " +
+         grouped(static_cast<std::uint64_t>(s.nodes)) + " nodes (lower bound " + grouped(s.lower_bound) + " bytes; " +
+         greedy + ")\n";
+}
+
 }  // namespace
 
 std::string format_plan_table(const FusionGraph& g, const FusionPlan& plan) {
@@ -56,6 +67,7 @@ std::string format_plan_table(const FusionGraph& g, const FusionPlan& plan) {
          std::to_string(plan.kernels_fused) + "\n";
   out += "time unfused " + fixed(plan.time_unfused_us, "%.2f") + " us, fused " + fixed(plan.time_fused_us, "%.2f") +
          " us, speedup " + fixed(plan.time_speedup, "%.3f") + "x\n";
+  if (plan.search.present) out += search_line(plan.search);
   if (plan.has_dims) out += dims_lines(plan);
   for (const PlanWarning& w : plan.warnings) out += "warning[" + w.code + "]: " + w.message + "\n";
   const auto unfused = std::count_if(plan.edges.begin(), plan.edges.end(), [](const EdgeDecision& e) {

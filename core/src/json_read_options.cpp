@@ -1,5 +1,5 @@
 // json_read_options.cpp — the options document: broadcast, resident_sources, strategy, hardware, rule
-// overrides (docs/strategies.md) and dimension values (docs/design.md §16), into resolved PlannerOptions with
+// overrides (docs/strategies.md), dimension values (docs/design.md §16) and plan search (§17), into resolved PlannerOptions with
 // located errors.
 //
 // The strategy's preset fills the rules first, then "rules" overrides them one by one, whatever the key
@@ -128,6 +128,43 @@ std::optional<Error> read_dims(const json& dims, DimValues& into) {
   return std::nullopt;
 }
 
+// "search": "greedy" | "optimal" | {"mode": ..., "budget_nodes": N} (docs/design.md §17). A budget above
+// kMaxSearchNodes (up to 2^53) is capped, and the plan says so in a warning.
+std::optional<Error> read_search_mode(const json& value, SearchSettings& into, const std::string& path) {
+  const std::string mode = value.is_string() ? value.get<std::string>() : "";
+  if (mode != "greedy" && mode != "optimal")
+    return option_error("search mode must be \"greedy\" or \"optimal\"", path);
+  into.mode = mode == "optimal" ? SearchMode::optimal : SearchMode::greedy;
+  return std::nullopt;
+}
+
+std::optional<Error> read_search_budget(const json& value, SearchSettings& into) {
+  const bool whole = value.is_number_integer() &&
+                     (value.is_number_unsigned() ? value.get<std::uint64_t>() > 0 : value.get<std::int64_t>() > 0);
+  if (!whole || value.get<std::uint64_t>() > kMaxExactBytes)
+    return option_error("'budget_nodes' must be a whole number of search nodes from 1 to 2^53 - 1 (values above " +
+                            std::to_string(kMaxSearchNodes) + " are capped)",
+                        "/search/budget_nodes");
+  into.budget_capped = value.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxSearchNodes);
+  into.budget_nodes = into.budget_capped ? kMaxSearchNodes : value.get<std::int64_t>();
+  return std::nullopt;
+}
+
+std::optional<Error> read_search(const json& value, SearchSettings& into) {
+  if (value.is_string()) return read_search_mode(value, into, "/search");
+  if (!value.is_object())
+    return option_error("option 'search' must be \"greedy\", \"optimal\" or {\"mode\": \"optimal\", \"budget_nodes\": N}",
+                        "/search");
+  for (const auto& [key, field] : value.items()) {
+    std::optional<Error> error;
+    if (key == "mode") error = read_search_mode(field, into, "/search/mode");
+    else if (key == "budget_nodes") error = read_search_budget(field, into);
+    else error = option_error("unknown search field '" + key + "'; search has mode and budget_nodes", "/search/" + key);
+    if (error) return error;
+  }
+  return std::nullopt;
+}
+
 std::optional<Error> read_name(const json& value, std::string& into, const std::string& key) {
   if (!value.is_string()) return option_error("option '" + key + "' must be a string", "/" + key);
   into = value.get<std::string>();
@@ -156,9 +193,11 @@ Expected<PlannerOptions> read_options_json(std::string_view text) {
       rules = &value;
     } else if (key == "dims") {
       error = read_dims(value, options.dims);
+    } else if (key == "search") {
+      error = read_search(value, options.search);
     } else {
-      error = option_error(
-          "unknown option '" + key + "'; options are broadcast, resident_sources, strategy, hardware, rules and dims",
+      error = option_error("unknown option '" + key +
+                               "'; options are broadcast, resident_sources, strategy, hardware, rules, dims and search",
           "/" + key);
     }
     if (error) return *error;

@@ -141,6 +141,21 @@ EdgeDecision read_edge(const json& v, const std::string& path, PlanFields& f) {
   return edge;
 }
 
+// The "search" certificate (docs/design.md §17): every field required; status "optimal" or "bounded".
+SearchCertificate read_certificate(const json& v, PlanFields& f) {
+  SearchCertificate c;
+  c.present = true;
+  c.status = f.text(v, "status", "/search");
+  if (!f.error && c.status != "optimal" && c.status != "bounded")
+    f.error = make_error(ErrorCode::invalid_plan, "the plan field /search/status must be \"optimal\" or \"bounded\"",
+                         "/search/status");
+  c.lower_bound = f.count(v, "lower_bound", "/search");
+  c.gap = f.number(v, "gap", "/search");
+  c.nodes = static_cast<std::int64_t>(f.count(v, "nodes", "/search"));
+  c.greedy_bytes_fused = f.count(v, "greedy_bytes_fused", "/search");
+  return c;
+}
+
 }  // namespace
 
 Expected<FusionPlan> read_plan_json(std::string_view text) {
@@ -197,6 +212,8 @@ Expected<FusionPlan> read_plan_json(std::string_view text) {
     plan.bytes_fused_formula = f.formula(root, "bytes_fused_formula", "");
     plan.bytes_saved_formula = f.formula(root, "bytes_saved_formula", "");
   }
+  // Plan search (docs/design.md §17): present for searched plans.
+  if (root.is_object() && root.contains("search")) plan.search = read_certificate(root["search"], f);
   if (f.error) return *f.error;
   return plan;
 }

@@ -36,6 +36,13 @@ void append_formula(std::string& out, std::string_view key, const std::optional<
   out += ",\"" + std::string(key) + "\":" + (formula ? json(*formula).dump() : "null");
 }
 
+// ,"search":{...}: the certificate of a searched plan (docs/design.md §17).
+void append_certificate(std::string& out, const SearchCertificate& c) {
+  out += ",\"search\":{\"mode\":\"optimal\",\"status\":" + json(c.status).dump();
+  out += ",\"lower_bound\":" + std::to_string(c.lower_bound) + ",\"gap\":" + json(c.gap).dump();
+  out += ",\"nodes\":" + std::to_string(c.nodes) + ",\"greedy_bytes_fused\":" + std::to_string(c.greedy_bytes_fused) + '}';
+}
+
 void append_dims(std::string& out, const DimValues& dims) {
   out += '{';
   for (const auto& [name, value] : dims) {
@@ -156,7 +163,10 @@ std::string write_plan_json(const FusionPlan& plan) {
     out += ",\"dims\":";
     append_dims(out, plan.options.dims);
   }
+  if (plan.options.search.mode == SearchMode::optimal)
+    out += ",\"search\":{\"mode\":\"optimal\",\"budget_nodes\":" + std::to_string(plan.options.search.budget_nodes) + '}';
   out += '}';
+  if (plan.search.present) append_certificate(out, plan.search);
   if (plan.has_dims) {
     out += ",\"dims\":";
     append_dims(out, plan.dims);

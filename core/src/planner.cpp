@@ -12,6 +12,7 @@
 #include "detail/strategy_grouping.h"
 #include "detail/topology.h"
 #include "presets/presets.h"
+#include "search/search.h"
 #include "fusion/cost.h"
 #include "fusion/dims.h"
 #include "fusion/hardware.h"
@@ -148,6 +149,25 @@ detail::Grouping form(const FusionGraph& graph, const detail::Producers& produce
   return detail::form_strategy_groups(graph, producers, consumers, order, options);
 }
 
+// A grouping numbered, priced and labelled: every plan field but the warnings and the search certificate.
+FusionPlan finished_plan(const FusionGraph& graph, const detail::Producers& producers, const detail::Grouping& grouping,
+                         const PlannerOptions& options) {
+  FusionPlan plan;
+  plan.options = options;
+  number_groups(graph, grouping, plan);
+  record_edges(producers, grouping.reasons, plan);
+  price_plan(graph, plan);
+  label_groups(graph, plan);
+  return plan;
+}
+
+SearchCertificate certificate_with_gap(SearchCertificate certificate, std::uint64_t bytes_fused) {
+  certificate.gap = bytes_fused == 0 ? 0.0
+                                     : static_cast<double>(bytes_fused - certificate.lower_bound) /
+                                           static_cast<double>(bytes_fused);
+  return certificate;
+}
+
 std::string joined_names(std::span<const std::string_view> names) {
   std::string text;
   for (std::string_view name : names) text += (text.empty() ? "'" : ", '") + std::string(name) + "'";
@@ -183,6 +203,11 @@ std::optional<Error> FusionPlanner::options_error() const {
     return Error{ErrorCode::invalid_options,
                  "rule '" + std::string(rule) + "' does not apply to strategy '" + options_.strategy + "'",
                  {}, "/rules/" + std::string(rule), {}, {}};
+  if (options_.search.mode == SearchMode::optimal && (options_.strategy != "seed" || options_.rules != StrategyRules{}))
+    return Error{ErrorCode::invalid_options,
+                 "search is available for seed so far (strategy 'seed' with every rule off); strategy '" +
+                     options_.strategy + "' plans greedily only",
+                 {}, "/search/mode", {}, {}};
   if (!hardware_profile(options_.hardware))
     return Error{ErrorCode::invalid_options,
                  "unknown hardware '" + options_.hardware + "'; the known profiles are " +
@@ -219,12 +244,17 @@ Expected<FusionPlan> FusionPlanner::plan_bound(const FusionGraph& graph, std::ve
   FUSION_CHECK(order.has_value(), "a validated graph has a topological order");
   const detail::Grouping grouping = form(graph, producers, consumers, *order, options_);
 
-  FusionPlan plan;
-  plan.options = options_;
-  number_groups(graph, grouping, plan);
-  record_edges(producers, grouping.reasons, plan);
-  price_plan(graph, plan);
-  label_groups(graph, plan);
+  FusionPlan plan = finished_plan(graph, producers, grouping, options_);
+  if (options_.search.mode == SearchMode::optimal) {
+    search::SearchOutcome outcome = search::search_seed_plan(graph, producers, consumers, *order, options_, grouping, plan);
+    plan = finished_plan(graph, producers, outcome.grouping, options_);
+    FUSION_CHECK(plan.bytes_fused == outcome.expected_bytes, "a searched plan prices to the bytes the search found");
+    plan.search = certificate_with_gap(std::move(outcome.certificate), plan.bytes_fused);
+  }
+  if (options_.search.budget_capped)
+    warnings.push_back({"search_budget_capped",
+                        "the search budget was capped at " + std::to_string(kMaxSearchNodes) + " nodes",
+                        "/search/budget_nodes"});
   plan.warnings = std::move(warnings);
   return plan;
 }

@@ -53,3 +53,14 @@ expect_run("--sweep table" 0 "N +bytes unfused.*\n4096 +62,920,704 .*the groupin
 expect_run("--sweep bad spec, with usage" 2 "^$" "--sweep needs NAME=FROM:TO" --sweep N=1:x ${named})
 expect_run("--sweep unknown name" 2 "^$" "error\\[invalid_options\\]: the graph has no dimension named 'M'.*/sweep/dim" --sweep M=1:4 ${named})
 expect_run("--sweep with --verify" 2 "^$" "does not combine with --sweep" --verify --sweep N=1:4 ${named})
+
+# Plan search (docs/design.md §17) on a graph where greedy misses the optimum (tests/core/search.test.cpp).
+set(trap ${EXAMPLES}/greedy_trap.json)
+expect_run("--search optimal" 0 "\"search\":\\{\"mode\":\"optimal\",\"budget_nodes\":200000\\}\\},\"search\":\\{\"mode\":\"optimal\",\"status\":\"optimal\",\"lower_bound\":([0-9]+),\"gap\":0\\.0,\"nodes\":[1-9][0-9]*,\"greedy_bytes_fused\":[0-9]+\\}" "^$" --search optimal ${trap})
+expect_run("--search optimal --verify" 0 "\"status\":\"optimal\"" "^$" --search optimal --verify ${trap})
+expect_run("--search table" 0 "search: optimal, proven: [0-9,]+ nodes \\(greedy [0-9,]+ bytes\\)" "^$" --table --search optimal ${trap})
+expect_run("--search bounded table" 0 "search: bounded: within [0-9.]+ % after 1 nodes \\(lower bound" "^$" --table --search optimal --search-budget-nodes 1 ${trap})
+expect_run("--search-budget-nodes capped" 0 "\"warnings\":\\[\\{\"code\":\"search_budget_capped\"" "^$" --search optimal --search-budget-nodes 99999999999 ${trap})
+expect_run("--search bad mode" 2 "^$" "options: error\\[invalid_options\\]: search mode must be.*/search/mode" --search best ${trap})
+expect_run("--search-budget-nodes 0" 2 "^$" "options: error\\[invalid_options\\]: 'budget_nodes' must be.*/search/budget_nodes" --search optimal --search-budget-nodes 0 ${trap})
+expect_run("--search with another strategy" 2 "^$" "error\\[invalid_options\\]: search is available for seed so far.*/search/mode" --search optimal --strategy tvm ${trap})

@@ -15,6 +15,7 @@
 
 #include "fusion/graph.h"
 #include "fusion/op_kind.h"
+#include "fusion/search.h"
 
 namespace fusion {
 
@@ -117,6 +118,7 @@ struct PlannerOptions {
   std::string hardware = "a100";  // the time model's device profile (fusion/hardware.h)
   StrategyRules rules;            // resolved: the preset's rules with the caller's overrides applied
   DimValues dims;                 // values of named dimensions, over the graph's defaults (docs/design.md §16)
+  SearchSettings search;          // greedy (default) or optimal plan search (fusion/search.h, docs/design.md §17)
 };
 
 struct FusionPlan {
@@ -141,6 +143,7 @@ struct FusionPlan {
   bool grouping_independent_of_dims = false;  // proven: every value of every name gives this grouping
   std::optional<std::string> bytes_unfused_formula, bytes_fused_formula, bytes_saved_formula;
   std::vector<PlanWarning> warnings;   // e.g. unused_dim
+  SearchCertificate search;            // filled when options.search.mode is optimal (fusion/search.h)
 };
 
 }  // namespace fusion

@@ -1,7 +1,9 @@
 // fusion/planner.h — FusionPlanner: graph in, deterministic FusionPlan out.
 //
 // plan() is a straight pipeline: bind named dimensions -> validate -> order -> group (legality + cycle avoidance) -> number the
-// groups -> price (bytes and time) -> label -> plan. It is a pure function of (graph, options): no
+// groups -> price (bytes and time) -> label -> plan; with options().search.mode optimal (seed only) the greedy plan
+// is then the first incumbent of plan search (fusion/search.h, docs/design.md §17), whose plan is numbered, priced
+// and labelled the same way. It is a pure function of (graph, options): no
 // globals, no caches. With all rules off (seed) grouping is docs/design.md §5-§6 (detail/grouping.h);
 // otherwise the rule table of docs/strategies.md (detail/strategy_grouping.h). options().rules is used
 // as given: PlannerOptions built by hand must hold the resolved rules (preset_rules in fusion/strategy.h);

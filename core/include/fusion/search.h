@@ -1,0 +1,57 @@
+// fusion/search.h — plan search (docs/design.md §17): the seed plan with the fewest fused bytes, with a proof.
+//
+// Settings (PlannerOptions::search) and the certificate a searched plan carries (FusionPlan::search).
+//
+// Legal partitions (what the search chooses among, strategy `seed` only). A partition of the ops is legal when
+// every group of more than one op
+//   - holds only mergeable ops (fusible kind, not a source) of one region,
+//   - is connected by fusible edges (edges whose §5 rules 1-5 pass on their own: local_reason == none),
+//   - holds no edge that fails the shape rule (§5 rule 6: every inside edge obeys rule 5),
+// and the group graph of the whole plan is acyclic (§5 rule 7). There is no recomputation under seed. The
+// greedy plan (§6) is legal: it merges only along fusible edges, refuses every merge that would put a shape
+// edge inside a group, and keeps the group graph acyclic; so it is the search's first incumbent.
+//
+// Objective: bytes_fused (§8). The answer is never worse than greedy: the search only replaces greedy's
+// grouping of a part when it has found a strictly cheaper legal one.
+//
+// Result: status "optimal" when the plan is proven to have the fewest bytes among all legal partitions
+// (lower_bound == bytes_fused, gap 0); "bounded" when the node budget ran out first, a component was too large
+// to search, or a cycle across components forced a part back to greedy. lower_bound is a proven bound in every
+// case: no legal partition moves fewer bytes. gap = (bytes_fused - lower_bound) / bytes_fused (0 when
+// bytes_fused is 0). nodes counts search-tree nodes: the only cut-off that decides the answer, so the same
+// graph, options and budget give the same plan on any machine. The algorithm is in core/src/search/search.h.
+// Shown by tests/core/search.test.cpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace fusion {
+
+enum class SearchMode { greedy, optimal };
+
+// Default and largest node budgets (a larger budget in the options is capped, with a plan warning).
+inline constexpr std::int64_t kDefaultSearchNodes = 200'000;
+inline constexpr std::int64_t kMaxSearchNodes = 1'000'000'000;
+
+struct SearchSettings {
+  SearchMode mode = SearchMode::greedy;
+  std::int64_t budget_nodes = kDefaultSearchNodes;  // 1 .. kMaxSearchNodes
+  bool budget_capped = false;                        // the options asked for more than kMaxSearchNodes
+  bool operator==(const SearchSettings&) const = default;
+};
+
+struct SearchCertificate {
+  bool present = false;          // the plan was searched (mode optimal)
+  std::string status;            // "optimal" or "bounded"
+  std::uint64_t lower_bound = 0; // proven: no legal partition moves fewer bytes
+  double gap = 0.0;              // (bytes_fused - lower_bound) / bytes_fused, 0 when bytes_fused is 0
+  std::int64_t nodes = 0;        // search-tree nodes visited
+  std::uint64_t greedy_bytes_fused = 0;  // the greedy plan's bytes_fused under the same options
+  bool operator==(const SearchCertificate&) const = default;
+};
+
+std::string_view to_string(SearchMode mode);
+
+}  // namespace fusion

@@ -1,0 +1,24 @@
+// search/component_totals.h — whole-component byte figures that need no search (components.h).
+//
+// plan_bytes: what a priced plan's groups inside the component read and write (bytes_read + bytes_written of
+// each group holding one of its members), i.e. the component's share of the plan's bytes_fused (§8).
+// merged_bytes: the bytes if the whole component were one group: each outside producer its members read, once,
+// plus every member whose write is forced (output: true, no consumer, or a consumer outside the component).
+// Merging never adds bytes, so merged_bytes is a lower bound for every partition of the component.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "detail/topology.h"
+#include "fusion/plan.h"
+
+namespace fusion::search {
+
+std::uint64_t plan_bytes(const FusionPlan& plan, const std::vector<OpId>& members);
+
+std::uint64_t merged_bytes(const FusionGraph& graph, const detail::Producers& producers,
+                           const detail::Consumers& consumers, const std::vector<OpId>& members,
+                           const std::vector<std::int32_t>& component_of);
+
+}  // namespace fusion::search

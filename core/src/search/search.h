@@ -1,0 +1,39 @@
+// search/search.h — plan search for `seed` (fusion/search.h, docs/design.md §17): the algorithm.
+//
+// 1. Decomposition (components.h). Groups never cross a component of fusible edges and bytes are a sum over
+//    groups, so each component is priced and searched alone. The acyclic rule is the one thing components share:
+//    each is searched under the relaxed rule (a cycle through its own groups and single outside ops; such a
+//    cycle is a cycle whatever the others do), so a component's relaxed optimum is a lower bound for its share
+//    of every legal plan, and the sum over components a lower bound for the whole plan.
+// 2. Per component: nothing to search when greedy's bytes already equal the merged bound (component_totals.h);
+//    otherwise branch and bound (branch_and_bound.h) from greedy's bytes as incumbent, with the budget the
+//    components before it left (components in topological order of their first member). Components of more than
+//    64 ops, or whose outside paths are too long to list, keep greedy's grouping and their merged bound.
+// 3. Assembly: greedy's grouping with each improved component's best partition. If the combined group graph has
+//    a cycle (two components' choices together), every improved component with a group on or after a cycle goes
+//    back to greedy's grouping, until none is left (greedy alone is acyclic, so this ends); the bound stays valid
+//    and the status becomes bounded.
+// 4. Reasons: edges of an improved component that stay apart get `shape` when a shape-apart pair lies between
+//    their two groups, else `cycle` (the search keeps only maximal partitions, so merging them would close a
+//    cycle); other edges keep greedy's reasons.
+// The answer is optimal exactly when its bytes meet the proven lower bound: always when every component was
+// settled (searched to the end or already at its bound) and none went back to greedy; by luck otherwise.
+#pragma once
+
+#include "detail/grouping.h"
+
+namespace fusion::search {
+
+struct SearchOutcome {
+  detail::Grouping grouping;        // the chosen plan's grouping (greedy's where nothing better was kept)
+  SearchCertificate certificate;    // status, lower_bound, nodes, greedy_bytes_fused (gap left to the caller)
+  std::uint64_t expected_bytes = 0; // bytes_fused the grouping must price to (a self-check)
+};
+
+// greedy / greedy_plan: the seed grouping (grouping.h) and its numbered, priced plan.
+SearchOutcome search_seed_plan(const FusionGraph& graph, const detail::Producers& producers,
+                               const detail::Consumers& consumers, const std::vector<OpId>& order,
+                               const PlannerOptions& options, const detail::Grouping& greedy,
+                               const FusionPlan& greedy_plan);
+
+}  // namespace fusion::search

@@ -1,0 +1,212 @@
+// search.test.cpp — plan search (docs/design.md §17, fusion/search.h): agreement with a brute-force enumerator
+// of every legal partition on thousands of random graphs, never worse than greedy, a graph where greedy misses
+// the optimum, the node budget (bounded, valid, deterministic), options errors, the verifier on the certificate,
+// and a 100,000-op graph.
+#include <algorithm>
+
+#include "fusion/json_io.h"
+#include "partition_enumerator.h"
+#include "random_graphs.h"
+#include "test_graphs.h"
+
+using namespace fusion;
+using namespace fusion::testing;
+
+namespace {
+
+PlannerOptions searching(std::int64_t budget = kDefaultSearchNodes) {
+  PlannerOptions options;
+  options.search = {SearchMode::optimal, budget, false};
+  return options;
+}
+
+std::uint64_t greedy_bytes(const FusionGraph& g, PlannerOptions options) {
+  options.search = {};
+  return plan_checked(g, FusionPlanner(options)).bytes_fused;
+}
+
+FusionOp op(const char* name, OpKind kind, std::vector<OpId> inputs, Shape shape) {
+  FusionOp o;
+  o.name = name;
+  o.kind = kind;
+  o.inputs = std::move(inputs);
+  o.shape = std::move(shape);
+  return o;
+}
+
+// Greedy misses the optimum here (found with the enumerator, then cut down). A scalar e1 = exp(x) feeds a
+// matmul m and c = add(e1, y); d = add(c, m). Greedy visits c first and merges e1 into c; merging d with {e1, c}
+// would then put the matmul between two halves of one group (e1 -> m -> d), so d stays alone, and c (4 KiB) is
+// written and read back. The optimum leaves the scalar e1 alone (m reads it from memory anyway, 4 bytes) and fuses
+// c into d, so c never leaves the chip: 8,188 bytes fewer.
+FusionGraph greedy_trap() {
+  FusionGraph g;
+  const OpId x = g.add_op(op("x", OpKind::input, {}, {1}));
+  const OpId y = g.add_op(op("y", OpKind::input, {}, {1024}));
+  const OpId e1 = g.add_op(op("e1", OpKind::exp, {x}, {1}));
+  const OpId m = g.add_op(op("m", OpKind::matmul, {e1}, {1024}));
+  const OpId c = g.add_op(op("c", OpKind::add, {e1, y}, {1024}));
+  g.add_op(op("d", OpKind::add, {c, m}, {1024}));
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("10,000 random graphs: optimal plans equal the brute-force optimum; never worse than greedy") {
+  std::mt19937_64 rng(20261201);
+  int compared = 0, greedy_missed = 0;
+  double worst_ratio = 1.0;
+  for (int i = 0; compared < 10'000; ++i) {
+    const FusionGraph g = random_graph(rng, 3 + static_cast<int>(rng() % 14));
+    PlannerOptions options = searching();
+    options.broadcast = rng() % 4 != 0;
+    options.resident_sources = rng() % 2 == 0;
+    const std::optional<std::uint64_t> best = brute_force_min_bytes(g, options, 12);
+    if (!best) continue;
+    CAPTURE(i);
+    ++compared;
+    const FusionPlan plan = plan_checked(g, FusionPlanner(options));
+    const std::uint64_t greedy = greedy_bytes(g, options);
+    REQUIRE(plan.search.present);
+    CHECK(plan.search.status == "optimal");
+    CHECK(plan.bytes_fused == *best);
+    CHECK(plan.search.lower_bound <= *best);
+    CHECK(plan.search.greedy_bytes_fused == greedy);
+    CHECK(plan.bytes_fused <= greedy);
+    if (greedy > *best) {
+      ++greedy_missed;
+      worst_ratio = std::max(worst_ratio, static_cast<double>(greedy) / static_cast<double>(*best));
+    }
+  }
+  MESSAGE("compared " << compared << " graphs; greedy missed the optimum on " << greedy_missed
+                      << ", by up to " << worst_ratio << "x the optimal bytes");
+  CHECK(greedy_missed > 0);
+}
+
+TEST_CASE("larger random graphs (200 ops): searched plans verify and never lose to greedy") {
+  std::mt19937_64 rng(15);
+  int optimal = 0, improved = 0;
+  for (int i = 0; i < 50; ++i) {
+    CAPTURE(i);
+    const FusionGraph g = random_graph(rng, 200);
+    const FusionPlan plan = plan_checked(g, FusionPlanner(searching()));
+    CHECK(plan.bytes_fused <= plan.search.greedy_bytes_fused);
+    CHECK(plan.search.lower_bound <= plan.bytes_fused);
+    optimal += plan.search.status == "optimal";
+    improved += plan.bytes_fused < plan.search.greedy_bytes_fused;
+  }
+  MESSAGE("200-op graphs: " << optimal << " of 50 proven optimal, " << improved << " better than greedy");
+}
+
+TEST_CASE("a graph where greedy misses the optimum") {
+  const FusionGraph g = greedy_trap();
+  const FusionPlan greedy = plan_checked(g);
+  const FusionPlan best = plan_checked(g, FusionPlanner(searching()));
+  CHECK(group_names(g, greedy) == std::vector<std::vector<std::string>>{{"x"}, {"y"}, {"e1", "c"}, {"m"}, {"d"}});
+  CHECK(group_names(g, best) == std::vector<std::vector<std::string>>{{"x"}, {"y"}, {"e1"}, {"m"}, {"c", "d"}});
+  CHECK(greedy.bytes_fused - best.bytes_fused == 8188);
+  CHECK(best.bytes_fused == *brute_force_min_bytes(g, searching(), 11));
+  CHECK(best.bytes_fused < greedy.bytes_fused);
+  CHECK(best.search.status == "optimal");
+  CHECK(best.search.lower_bound == best.bytes_fused);
+  CHECK(best.search.gap == 0.0);
+  CHECK(best.search.greedy_bytes_fused == greedy.bytes_fused);
+  CHECK(best.search.nodes > 0);
+  const std::string json = write_plan_json(best);
+  CHECK(json.find(",\"search\":{\"mode\":\"optimal\",\"status\":\"optimal\",\"lower_bound\":") != std::string::npos);
+  const Expected<FusionPlan> back = read_plan_json(json);
+  REQUIRE(back);
+  CHECK(back->search == best.search);
+}
+
+TEST_CASE("a tiny node budget gives a bounded, valid plan, never worse than greedy, the same twice") {
+  std::mt19937_64 rng(99);
+  int bounded = 0;
+  for (int i = 0; i < 200; ++i) {
+    CAPTURE(i);
+    const FusionGraph g = random_graph(rng, 80);
+    const FusionPlanner planner(searching(3));
+    const FusionPlan plan = plan_checked(g, planner);
+    CHECK(plan.search.nodes <= 3);
+    CHECK(plan.bytes_fused <= plan.search.greedy_bytes_fused);
+    CHECK(plan.search.lower_bound <= plan.bytes_fused);
+    CHECK(write_plan_json(plan) == write_plan_json(*planner.plan(g)));
+    bounded += plan.search.status == "bounded";
+  }
+  CHECK(bounded > 0);
+}
+
+TEST_CASE("search options: modes, budgets, caps and errors") {
+  CHECK(read_options_json(R"({"search": "optimal"})")->search.mode == SearchMode::optimal);
+  CHECK(read_options_json(R"({"search": "greedy"})")->search.mode == SearchMode::greedy);
+  const auto budget = read_options_json(R"({"search": {"mode": "optimal", "budget_nodes": 500}})");
+  CHECK(budget->search == SearchSettings{SearchMode::optimal, 500, false});
+  const auto capped = read_options_json(R"({"search": {"mode": "optimal", "budget_nodes": 9000000000000}})");
+  CHECK(capped->search == SearchSettings{SearchMode::optimal, kMaxSearchNodes, true});
+  const FusionPlan plan = *FusionPlanner(*capped).plan(greedy_trap());
+  REQUIRE(plan.warnings.size() == 1);
+  CHECK(plan.warnings[0].code == "search_budget_capped");
+  CHECK(plan.warnings[0].path == "/search/budget_nodes");
+  const auto error_path = [](const char* text) {
+    const auto options = read_options_json(text);
+    return options ? std::string("(accepted)") : options.errors().front().path;
+  };
+  CHECK(error_path(R"({"search": "best"})") == "/search");
+  CHECK(error_path(R"({"search": {"mode": "fast"}})") == "/search/mode");
+  CHECK(error_path(R"({"search": {"mode": "optimal", "budget_nodes": 0}})") == "/search/budget_nodes");
+  CHECK(error_path(R"({"search": {"mode": "optimal", "budget_nodes": -5}})") == "/search/budget_nodes");
+  CHECK(error_path(R"({"search": {"mode": "optimal", "budget_nodes": 1.5}})") == "/search/budget_nodes");
+  CHECK(error_path(R"({"search": {"mode": "optimal", "budget_nodes": 1e300}})") == "/search/budget_nodes");
+  CHECK(error_path(R"({"search": {"mode": "optimal", "budget_ms": 10}})") == "/search/budget_ms");
+  CHECK(error_path(R"({"search": 3})") == "/search");
+  const auto tvm = read_options_json(R"({"strategy": "tvm", "search": "optimal"})");
+  const Expected<FusionPlan> refused = FusionPlanner(*tvm).plan(greedy_trap());
+  REQUIRE(!refused);
+  CHECK(refused.errors().front().code == ErrorCode::invalid_options);
+  CHECK(refused.errors().front().path == "/search/mode");
+  CHECK(refused.errors().front().message.find("search is available for seed so far") != std::string::npos);
+}
+
+TEST_CASE("the verifier checks the certificate") {
+  const FusionGraph g = greedy_trap();
+  const PlannerOptions options = searching();
+  const FusionPlan plan = plan_checked(g, FusionPlanner(options));
+  auto codes = [&](const FusionPlan& p) {
+    std::vector<std::string> out;
+    for (const Violation& v : verify_plan(g, options, p)) out.push_back(v.code);
+    return out;
+  };
+  FusionPlan above = plan;
+  above.search.lower_bound = plan.bytes_fused + 1;
+  CHECK(codes(above) == std::vector<std::string>{"search", "search"});  // above the bytes; optimal not met
+  FusionPlan claimed = plan;
+  claimed.search.lower_bound = plan.bytes_fused - 8;  // "optimal" with a gap
+  CHECK(!codes(claimed).empty());
+  FusionPlan worse = plan;
+  worse.search.greedy_bytes_fused = plan.bytes_fused - 1;
+  CHECK(codes(worse) == std::vector<std::string>{"search"});
+  FusionPlan gap = plan;
+  gap.search.status = "bounded";
+  gap.search.gap = 0.5;
+  CHECK(codes(gap) == std::vector<std::string>{"search"});
+}
+
+TEST_CASE("a 100,000-op graph: the search stays within its node budget and returns a valid plan") {
+  std::mt19937_64 rng(100000);
+  const FusionGraph g = random_graph(rng, 100'000);
+  const FusionPlan plan = plan_checked(g, FusionPlanner(searching(20'000)));
+  CHECK(plan.search.nodes <= 20'000);
+  CHECK(plan.bytes_fused <= plan.search.greedy_bytes_fused);
+  CHECK(plan.search.lower_bound <= plan.bytes_fused);
+  MESSAGE("100,000 ops: " << plan.search.status << ", " << plan.search.nodes << " nodes, gap " << plan.search.gap
+                          << ", greedy " << plan.search.greedy_bytes_fused << " -> " << plan.bytes_fused);
+}
+
+TEST_CASE("a long chain does not overflow anything (no recursion)") {
+  FusionGraph g;
+  OpId last = g.add_op(op("x", OpKind::input, {}, {4}));
+  for (int i = 0; i < 200'000; ++i) last = g.add_op(op("", i % 2 ? OpKind::relu : OpKind::neg, {last}, {4}));
+  const FusionPlan plan = plan_checked(g, FusionPlanner(searching(1000)));
+  CHECK(plan.search.status == "optimal");  // greedy already meets the bound of one group
+  CHECK(plan.groups.size() == 2);
+}
