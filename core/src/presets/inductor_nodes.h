@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "presets/presets.h"
@@ -39,12 +40,25 @@ struct IterationRange {
 };
 
 struct SchedulerGraph {
-  FusionGraph graph;                  // sources and realized ops, inputs = buffers their closures read
+  FusionGraph graph;  // sources and realized ops (kind and inputs: the buffers their closures read)
   std::vector<OpId> original;         // scheduler id -> op id
   std::vector<OpId> scheduler_id;     // op id -> scheduler id, -1 for inlined ops
   std::vector<InductorNode> node;     // per scheduler id
   std::vector<IterationRange> range;  // per scheduler id
-  std::vector<std::vector<OpId>> closure;  // per scheduler id: the op and the inlined ops it computes (op ids)
+  std::vector<std::uint64_t> bytes;   // per scheduler id: its buffer's size (0 when too large to say)
+  std::vector<std::int32_t> op_region;  // per op (not scheduler id): its region, numbered (0: top level)
+  // Per scheduler id, rows by closure_offsets: the op and the inlined ops it computes (op ids, ascending).
+  std::vector<std::size_t> closure_offsets;
+  std::vector<OpId> closure_ops;
+
+  bool is_source(OpId id) const {  // (a source computes nothing: its closure is empty)
+    return closure_offsets[static_cast<std::size_t>(id)] == closure_offsets[static_cast<std::size_t>(id) + 1];
+  }
+  std::span<const OpId> closure(OpId id) const {
+    const auto row = static_cast<std::size_t>(id);
+    return std::span<const OpId>(closure_ops)
+        .subspan(closure_offsets[row], closure_offsets[row + 1] - closure_offsets[row]);
+  }
 };
 
 // Is this a concat with too many inputs to be lowered as masked loads?

@@ -1,0 +1,52 @@
+// presets/landmark_reach.h — a cheap proof that fusing two scheduler nodes would make a cycle, for the `inductor`
+// procedure (inductor_scheduler.cpp), before its exact walk.
+//
+// Reachability to and from landmarks, a few ops spread evenly over the scheduler graph: per scheduler node,
+// the landmarks it reaches and the landmarks that reach it (a node reaches itself), as bit rows; a fused
+// node's rows are the union of its members'. Paths between ops stay paths between their groups as groups
+// merge, so a landmark in neither of two groups that the earlier one reaches and that reaches the later
+// one proves a path through a third group: fusing the two would make a cycle. Only proves; never refutes
+// (a group may reach more than its members' rows say). At most 1024 landmarks and 32 MiB per table; ids must
+// be a topological order. Build O(m·L/64) for L landmarks; each check or absorb O(L/64).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "detail/group_graph.h"
+#include "detail/topology.h"
+#include "presets/inductor_nodes.h"
+
+namespace fusion::presets {
+
+class LandmarkReach {
+ public:
+  LandmarkReach(const SchedulerGraph& s, const detail::Consumers& consumers);
+
+  // The group `into` absorbed the group `from` (representatives).
+  void absorb(OpId into, OpId from);
+  // Does a landmark outside both groups (representatives) lie on a path from `early` to `late`?
+  bool proves_path(OpId early, OpId late, detail::GroupGraph& groups) const;
+
+ private:
+  static bool can_be_inside(const SchedulerGraph& s, const detail::Consumers& consumers, OpId x);
+  static std::size_t row_words(const SchedulerGraph& s, const detail::Consumers& consumers);
+  void choose_landmarks(const SchedulerGraph& s, const detail::Consumers& consumers);
+  void set_row_windows(std::size_t n);
+  std::uint64_t* row(std::vector<std::uint64_t>& rows, OpId x) const {
+    return rows.data() + static_cast<std::size_t>(x) * words_;
+  }
+  const std::uint64_t* row(const std::vector<std::uint64_t>& rows, OpId x) const {
+    return rows.data() + static_cast<std::size_t>(x) * words_;
+  }
+  void unite_rows(std::vector<std::uint64_t>& rows, OpId into, OpId from, std::size_t begin, std::size_t end) const;
+
+  std::size_t words_;
+  std::vector<OpId> landmarks_;  // by bit, ascending
+  std::vector<std::uint64_t> reaches_, reached_by_;  // per scheduler node, words_ words each
+  // Per representative: the words of its rows that can be non-zero, reaches_ in [first_word_, words_) and
+  // reached_by_ in [0, end_word_).
+  std::vector<std::uint32_t> first_word_, end_word_;
+};
+
+}  // namespace fusion::presets
