@@ -22,7 +22,9 @@ std::string monomial_text(const Monomial& names) {
   for (std::size_t i = 0; i < names.size();) {
     std::size_t j = i;
     while (j < names.size() && names[j] == names[i]) ++j;
-    text += (text.empty() ? "" : "*") + names[i] + (j - i > 1 ? "^" + std::to_string(j - i) : "");
+    if (!text.empty()) text += '*';
+    text += names[i];
+    if (j - i > 1) text += '^' + std::to_string(j - i);
     i = j;
   }
   return text;

@@ -116,7 +116,8 @@ std::optional<Error> read_dims(const json& dims, DimValues& into) {
   if (!dims.is_object()) return option_error("option 'dims' must be an object such as {\"N\": 8}", "/dims");
   for (const auto& [name, value] : dims.items()) {
     if (!is_dim_name(name))
-      return option_error("'" + name.substr(0, 40) + "' in 'dims' is not a dimension name ([A-Za-z_][A-Za-z0-9_]*)",
+      return option_error("dimension name '" + std::string(name.substr(0, 40)) +
+                              "' in 'dims' is not a name ([A-Za-z_][A-Za-z0-9_]*, at most 64 bytes)",
                           "/dims/" + name);
     const bool whole = value.is_number_integer() && (value.is_number_unsigned() || value.get<std::int64_t>() >= 0);
     if (!whole || value.get<std::uint64_t>() > kMaxExactBytes)

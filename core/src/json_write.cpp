@@ -46,7 +46,9 @@ void append_certificate(std::string& out, const SearchCertificate& c) {
 void append_dims(std::string& out, const DimValues& dims) {
   out += '{';
   for (const auto& [name, value] : dims) {
-    out += (out.back() == '{' ? "" : ",") + json(name).dump() + ':';
+    if (out.back() != '{') out += ',';
+    out += json(name).dump();
+    out += ':';
     append_number(out, value);
   }
   out += '}';

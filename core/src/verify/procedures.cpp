@@ -79,7 +79,6 @@ void check_tvm_group(Context& c, const FusionGroup& group, const std::vector<Inn
                                "; a reduction takes no consumers in FuseOps", group.id, x);
   }
   for (const auto& [from, to] : edges) {
-    const TvmPattern a = presets::tvm_pattern(c.g.op(group.ops[from]).kind);
     const TvmPattern b = presets::tvm_pattern(c.g.op(group.ops[to]).kind);
     if (b == TvmPattern::out_ewise_fusable)
       c.fail("anchor", op_text(c.g, group.ops[to]) + " reads " + op_text(c.g, group.ops[from]) + " inside " +
