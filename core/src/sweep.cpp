@@ -140,15 +140,16 @@ Expected<SweepResult> sweep(const FusionGraph& graph, const FusionPlanner& plann
     const FusionPlan& at = **plan;
     const bool changed = !first && !points.grouping_fixed() && grouping_of(at) != previous;
     if (changed) {
-      const SweepRow& before = result.rows.back();
-      const std::int64_t kernels = at.kernels_fused;
+      SweepRow row = row_of(value, at, true);  // taken before the bisection reuses `at`
       Grouping grouping = grouping_of(at);
-      Expected<SweepChange> change = find_change(points, before.value, previous, before.kernels_fused, value, kernels);
+      const SweepRow& before = result.rows.back();
+      Expected<SweepChange> change =
+          find_change(points, before.value, previous, before.kernels_fused, value, row.kernels_fused);
       if (!change) return change.errors();
       result.changes.push_back(*change);
+      row.change_at = change->at;
+      result.rows.push_back(row);
       previous = std::move(grouping);
-      result.rows.push_back(row_of(value, *points.at(value).value(), true));  // at() was reused by the bisection
-      result.rows.back().change_at = change->at;
       continue;
     }
     result.rows.push_back(row_of(value, at, false));

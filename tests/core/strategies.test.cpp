@@ -253,15 +253,7 @@ TEST_SUITE("rule engine: limits") {
   }
 
   TEST_CASE("max_group_operands counts external inputs plus outputs exactly") {
-    // s = a + b; t = s + c; u = t + d: the whole chain reads a, b, c, d and writes u: 5 operands.
-    const FusionGraph g = graph_from(R"({"ops": [
-      {"name": "a", "kind": "input", "shape": [8], "dtype": "f32"},
-      {"name": "b", "kind": "input", "shape": [8], "dtype": "f32"},
-      {"name": "c", "kind": "input", "shape": [8], "dtype": "f32"},
-      {"name": "d", "kind": "input", "shape": [8], "dtype": "f32"},
-      {"name": "s", "kind": "add", "inputs": ["a", "b"], "shape": [8], "dtype": "f32"},
-      {"name": "t", "kind": "add", "inputs": ["s", "c"], "shape": [8], "dtype": "f32"},
-      {"name": "u", "kind": "add", "inputs": ["t", "d"], "shape": [8], "dtype": "f32"}]})");
+    const FusionGraph g = graph_from(kOperandChain);
     auto limited = [&](std::int64_t operands) {
       return plan_checked(g, with_rule("tvm", [&](StrategyRules& r) { r.max_group_operands = operands; }));
     };

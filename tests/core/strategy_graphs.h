@@ -34,6 +34,16 @@ inline const char* kSiblings = R"({"ops": [
   {"name": "y", "kind": "input", "shape": [1024], "dtype": "f32"},
   {"name": "c", "kind": "exp", "inputs": ["y"], "shape": [1024], "dtype": "f32"}]})";
 
+// s = a + b; t = s + c; u = t + d: the whole chain reads a, b, c, d and writes u: 5 operands.
+inline const char* kOperandChain = R"({"ops": [
+  {"name": "a", "kind": "input", "shape": [8], "dtype": "f32"},
+  {"name": "b", "kind": "input", "shape": [8], "dtype": "f32"},
+  {"name": "c", "kind": "input", "shape": [8], "dtype": "f32"},
+  {"name": "d", "kind": "input", "shape": [8], "dtype": "f32"},
+  {"name": "s", "kind": "add", "inputs": ["a", "b"], "shape": [8], "dtype": "f32"},
+  {"name": "t", "kind": "add", "inputs": ["s", "c"], "shape": [8], "dtype": "f32"},
+  {"name": "u", "kind": "add", "inputs": ["t", "d"], "shape": [8], "dtype": "f32"}]})";
+
 // The planner with its resolved rules changed by `change(StrategyRules&)`.
 template <typename Change>
 FusionPlanner with_changed_rules(FusionPlanner planner, Change&& change) {

@@ -121,14 +121,13 @@ bool XlaFusionGraph::shares_operand(OpId a, OpId b) {
   return false;
 }
 
-std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b, bool unconnected) {
+std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
   a = find(a);
   b = find(b);
   if (a == b || !fusible(a) || !fusible(b)) return std::nullopt;
   if (graph_.op(a).region != graph_.op(b).region) return std::nullopt;
   const auto finder = [this](OpId x) { return groups_.find(x); };
   const std::int64_t limit = in_.options.rules.max_group_operands;
-  if (unconnected && over_budget_unconnected(a, b)) return std::nullopt;
   if (limit > 0 && stats_.preview(a, b, finder).operands() > limit) return std::nullopt;
   if (groups_.order_label(a) > groups_.order_label(b)) std::swap(a, b);
   if (!groups_.merge_if_acyclic(a, b, kCycleStepBudget)) return std::nullopt;
@@ -171,7 +170,7 @@ void XlaFusionGraph::fuse_siblings(OpId parent) {
       const OpId a = find(siblings[i]), b = find(siblings[j]);
       // The budget needs no edge check first: a connected pair is skipped anyway.
       if (a == b || !same_space(a, b) || over_budget_unconnected(a, b) || connected(a, b)) continue;
-      if (const auto merged = merge(a, b, true)) ++info_[*merged].siblings;
+      if (const auto merged = merge(a, b)) ++info_[*merged].siblings;
     }
 }
 
@@ -185,7 +184,7 @@ void XlaFusionGraph::fuse_into_consumer(OpId producer) {
   if (readers.size() < 2 && !graph_.op(producer).output) return;
   for (OpId c : readers) {
     if (!fusible(c) || info_[c].space != info_[p].space) continue;
-    if (const auto merged = merge(p, c, false)) {
+    if (const auto merged = merge(p, c)) {
       ++info_[*merged].producer_outputs;
       return;
     }
@@ -225,7 +224,7 @@ void XlaFusionGraph::fuse_spans(std::vector<OpId> candidates, std::int32_t most,
     const OpId b = find(candidate);
     const OpId a = open >= 0 ? find(open) : -1;
     if (a >= 0 && a != b && size < most && fits(a, b) && !over_budget_unconnected(a, b) && !connected(a, b))
-      if (const auto merged = merge(a, b, true)) {
+      if (const auto merged = merge(a, b)) {
         ++info_[*merged].horizontal;
         open = *merged;
         ++size;
