@@ -139,7 +139,7 @@ class Scheduler {
         consumers_(detail::build_consumers(s_.graph)),
         order_(ids(s_.graph.size())),
         groups_(s_.graph, consumers_, order_),
-        reach_(s_, consumers_),
+        reach_(s_.graph, consumers_),
         max_nodes_(in.options.rules.max_group_ops) {
     const std::size_t n = s_.graph.size();
     fused_.resize(n);

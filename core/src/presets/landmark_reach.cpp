@@ -12,13 +12,10 @@ constexpr std::size_t kLandmarkRowWords = std::size_t{1} << 22;  // nodes × wor
 
 }  // namespace
 
-LandmarkReach::LandmarkReach(const SchedulerGraph& s, const detail::Consumers& consumers)
-    : words_(row_words(s, consumers)),
-      reaches_(s.graph.size() * words_, 0),
-      reached_by_(s.graph.size() * words_, 0) {
-  const FusionGraph& g = s.graph;
+LandmarkReach::LandmarkReach(const FusionGraph& g, const detail::Consumers& consumers)
+    : words_(row_words(g, consumers)), reaches_(g.size() * words_, 0), reached_by_(g.size() * words_, 0) {
   if (words_ == 0) return;
-  choose_landmarks(s, consumers);
+  choose_landmarks(g, consumers);
   set_row_windows(g.size());
   for (std::size_t x = g.size(); x-- > 0;)  // ids are topological: consumers come later
     for (auto c = consumers.begin(static_cast<OpId>(x)); c != consumers.end(static_cast<OpId>(x)); ++c)
@@ -49,22 +46,21 @@ bool LandmarkReach::proves_path(OpId early, OpId late, detail::GroupGraph& group
   return false;
 }
 
-bool LandmarkReach::can_be_inside(const SchedulerGraph& s, const detail::Consumers& consumers, OpId x) {
-  return !s.is_source(x) && consumers.count(x) > 0;
+bool LandmarkReach::can_be_inside(const FusionGraph& g, const detail::Consumers& consumers, OpId x) {
+  return !g.op(x).inputs.empty() && consumers.count(x) > 0;
 }
 
-std::size_t LandmarkReach::row_words(const SchedulerGraph& s, const detail::Consumers& consumers) {
+std::size_t LandmarkReach::row_words(const FusionGraph& g, const detail::Consumers& consumers) {
   std::size_t inside = 0;
-  for (std::size_t x = 0; x < s.graph.size(); ++x)
-    inside += can_be_inside(s, consumers, static_cast<OpId>(x));
-  const std::size_t affordable = kLandmarkRowWords / std::max<std::size_t>(s.graph.size(), 1);
+  for (std::size_t x = 0; x < g.size(); ++x) inside += can_be_inside(g, consumers, static_cast<OpId>(x));
+  const std::size_t affordable = kLandmarkRowWords / std::max<std::size_t>(g.size(), 1);
   return std::min({kMaxLandmarkWords, std::max<std::size_t>(affordable, 1), (inside + 63) / 64});
 }
 
-void LandmarkReach::choose_landmarks(const SchedulerGraph& s, const detail::Consumers& consumers) {
+void LandmarkReach::choose_landmarks(const FusionGraph& g, const detail::Consumers& consumers) {
   std::vector<OpId> inside;
-  for (std::size_t x = 0; x < s.graph.size(); ++x)
-    if (can_be_inside(s, consumers, static_cast<OpId>(x))) inside.push_back(static_cast<OpId>(x));
+  for (std::size_t x = 0; x < g.size(); ++x)
+    if (can_be_inside(g, consumers, static_cast<OpId>(x))) inside.push_back(static_cast<OpId>(x));
   const std::size_t count = std::min(words_ * 64, inside.size());
   for (std::size_t k = 0; k < count; ++k) {
     const OpId x = inside[k * inside.size() / count];

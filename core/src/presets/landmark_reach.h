@@ -1,8 +1,10 @@
-// presets/landmark_reach.h — a cheap proof that fusing two scheduler nodes would make a cycle, for the `inductor`
-// procedure (inductor_scheduler.cpp), before its exact walk.
+// presets/landmark_reach.h — a cheap proof that merging two groups would make a cycle, checked before the exact
+// walk of detail::GroupGraph by the `inductor` procedure (inductor_scheduler.cpp, over its scheduler graph) and
+// the later passes of `xla` (xla_fusion_graph.cpp, over its fusion graph).
 //
-// Reachability to and from landmarks, a few ops spread evenly over the scheduler graph: per scheduler node,
-// the landmarks it reaches and the landmarks that reach it (a node reaches itself), as bit rows; a fused
+// Reachability to and from landmarks, a few ops spread evenly over the graph (ops with inputs and readers, the
+// only ones a path can pass through): per node, the landmarks it reaches and the landmarks that reach it (a
+// node reaches itself), as bit rows; a merged
 // node's rows are the union of its members'. Paths between ops stay paths between their groups as groups
 // merge, so a landmark in neither of two groups that the earlier one reaches and that reaches the later
 // one proves a path through a third group: fusing the two would make a cycle. Only proves; never refutes
@@ -15,13 +17,13 @@
 
 #include "detail/group_graph.h"
 #include "detail/topology.h"
-#include "presets/inductor_nodes.h"
+#include "fusion/graph.h"
 
 namespace fusion::presets {
 
 class LandmarkReach {
  public:
-  LandmarkReach(const SchedulerGraph& s, const detail::Consumers& consumers);
+  LandmarkReach(const FusionGraph& g, const detail::Consumers& consumers);
 
   // The group `into` absorbed the group `from` (representatives).
   void absorb(OpId into, OpId from);
@@ -29,9 +31,9 @@ class LandmarkReach {
   bool proves_path(OpId early, OpId late, detail::GroupGraph& groups) const;
 
  private:
-  static bool can_be_inside(const SchedulerGraph& s, const detail::Consumers& consumers, OpId x);
-  static std::size_t row_words(const SchedulerGraph& s, const detail::Consumers& consumers);
-  void choose_landmarks(const SchedulerGraph& s, const detail::Consumers& consumers);
+  static bool can_be_inside(const FusionGraph& g, const detail::Consumers& consumers, OpId x);
+  static std::size_t row_words(const FusionGraph& g, const detail::Consumers& consumers);
+  void choose_landmarks(const FusionGraph& g, const detail::Consumers& consumers);
   void set_row_windows(std::size_t n);
   std::uint64_t* row(std::vector<std::uint64_t>& rows, OpId x) const {
     return rows.data() + static_cast<std::size_t>(x) * words_;

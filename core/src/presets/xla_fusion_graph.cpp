@@ -52,7 +52,8 @@ std::vector<OpId> identity(std::size_t n) {
 XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult priority)
     : in_(in), priority_(std::move(priority)), graph_(build(in, priority_, root_, fusion_of_)),
       producers_(detail::build_producers(graph_)), consumers_(detail::build_consumers(graph_)),
-      order_(identity(graph_.size())), groups_(graph_, consumers_, order_), members_(graph_.size()),
+      order_(identity(graph_.size())), groups_(graph_, consumers_, order_), reach_(graph_, consumers_),
+      members_(graph_.size()),
       stats_(graph_, producers_, consumers_, members_), info_(graph_.size()) {
   for (std::size_t k = 0; k < graph_.size(); ++k) {
     members_[k].push_back(static_cast<OpId>(k));
@@ -130,10 +131,12 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
   const std::int64_t limit = in_.options.rules.max_group_operands;
   if (limit > 0 && stats_.preview(a, b, finder).operands() > limit) return std::nullopt;
   if (groups_.order_label(a) > groups_.order_label(b)) std::swap(a, b);
+  if (reach_.proves_path(a, b, groups_)) return std::nullopt;  // a cycle: the walk would refuse it too
   if (!groups_.merge_if_acyclic(a, b, kCycleStepBudget)) return std::nullopt;
   const OpId into = find(a);
   const OpId from = into == a ? b : a;
   stats_.commit(into, finder);
+  reach_.absorb(into, from);
   if (members_[into].size() < members_[from].size()) std::swap(members_[into], members_[from]);
   members_[into].insert(members_[into].end(), members_[from].begin(), members_[from].end());
   std::vector<OpId>().swap(members_[from]);

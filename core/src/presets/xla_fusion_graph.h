@@ -19,7 +19,8 @@
 //    to 90 per batch; GetNextSpanOfFusions): each joins the open span when not connected to it by an edge,
 //    within the budget and making no cycle, else opens the next; then the ones of at most 30 members and
 //    128·2048 elements form spans of one element size that share no operand (sliced input fusion, up
-//    to 32). Cycle checks of these merges are bounded (4096 steps; a longer one is skipped).
+//    to 32). Cycle checks of these merges first look for a proof of a cycle in a landmark index
+//    (landmark_reach.h), then walk, bounded (4096 steps; a longer one is skipped).
 // Each merge appends what formed the group to its notes. Cost: O((n + m) log n) plus bounded candidate
 // lists per node.
 #pragma once
@@ -30,6 +31,7 @@
 
 #include "detail/group_graph.h"
 #include "detail/group_stats.h"
+#include "presets/landmark_reach.h"
 #include "presets/xla_priority_fusion.h"
 
 namespace fusion::presets {
@@ -83,6 +85,7 @@ class XlaFusionGraph {
   detail::Consumers consumers_;
   std::vector<OpId> order_;
   detail::GroupGraph groups_;
+  LandmarkReach reach_;                       // proofs of cycles before the walk
   std::vector<std::vector<OpId>> members_;    // per representative: its nodes
   detail::GroupStats stats_;
   std::vector<Group> info_;                   // per representative

@@ -202,19 +202,28 @@ class PriorityFusion {
     input_bytes_[x] = total;
   }
 
-  // C's inputs with P fused in: C's without P, plus P's. Visits each distinct input once.
-  template <typename Visit>
-  void merged_inputs(OpId c, OpId p, Visit&& visit) const {
+  // Replaces C's inputs by C's without P plus P's (each once), keeping the byte sum: C's sum without P, plus
+  // P's, minus the inputs both read (counted again from scratch only when a sum saturated).
+  void absorb_inputs(OpId c, OpId p) {
+    std::vector<OpId>& merged = merged_inputs_;  // scratch, swapped with C's list so capacity is reused
+    merged.clear();
     const auto& a = inputs_[c];
     const auto& b = inputs_[p];
+    bool reads_p = false;
+    std::uint64_t shared = 0;
     std::size_t i = 0, j = 0;
     while (i < a.size() || j < b.size()) {
       OpId next;
       if (j == b.size() || (i < a.size() && a[i] < b[j])) next = a[i++];
       else if (i == a.size() || b[j] < a[i]) next = b[j++];
-      else next = a[i++], ++j;
-      if (next != p) visit(next);
+      else next = a[i++], ++j, shared += bytes(next);
+      if (next != p) merged.push_back(next);
+      else reads_p = true;
     }
+    const bool saturated = input_bytes_[c] == detail::kSaturated || input_bytes_[p] == detail::kSaturated;
+    input_bytes_[c] = detail::saturating_add(input_bytes_[c] - (reads_p ? bytes(p) : 0), input_bytes_[p] - shared);
+    std::swap(inputs_[c], merged);
+    if (saturated) count_input_bytes(c);
   }
 
   // Marks P's inputs (for fused_time), once per priority computation that needs it.
@@ -362,11 +371,7 @@ class PriorityFusion {
     const bool stays = consumers.size() < readers_[p].size();
     copies_ += size_[p] * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
     for (OpId c : consumers) {
-      std::vector<OpId>& merged = merged_inputs_;  // scratch, swapped with C's list so capacity is reused
-      merged.clear();
-      merged_inputs(c, p, [&](OpId i) { merged.push_back(i); });
-      std::swap(inputs_[c], merged);
-      count_input_bytes(c);
+      absorb_inputs(c, p);
       ++content_[c];
       if (marked_ == c) marked_ = -1;
       vector_flops_[c] += vector_flops_[p];
@@ -377,7 +382,7 @@ class PriorityFusion {
       elementwise_[c] = elementwise_[c] && elementwise_[p] && elements(p) == elements(c);
     }
     for (OpId i : inputs_[p]) {  // P's producers are now read by P's consumers
-      if (!alive_[i]) continue;
+      if (!alive_[i] || fixed_refusal(i)) continue;  // (the readers of a refused producer are never read again)
       auto& list = readers_[i];  // ascending: P out, each consumer in where it belongs
       if (!stays)
         if (const auto at = std::lower_bound(list.begin(), list.end(), p); at != list.end() && *at == p) list.erase(at);
