@@ -298,7 +298,13 @@ class PriorityFusion {
     return t;
   }
 
-  // The terms of P's consumers, in consumer order, reusing cached ones whose two ends have not changed.
+  bool refuses(const Term& t) const {
+    const std::int64_t limit = in_.options.rules.max_group_operands;
+    return t.refusal != EdgeReason::none || (limit > 0 && t.operands > limit);
+  }
+
+  // The terms of P's consumers, in consumer order, reusing cached ones whose two ends have not changed, up to
+  // the first that refuses (the priority stops there; cached terms of later consumers are kept for next time).
   const std::vector<Term>& terms(OpId p, const std::vector<OpId>& consumers) {
     std::vector<Term>& cached = terms_[p];
     std::vector<Term>& fresh = fresh_terms_;  // scratch: swapped with the cache below, so capacity is reused
@@ -309,6 +315,10 @@ class PriorityFusion {
       const bool valid = k < cached.size() && cached[k].consumer == c && cached[k].consumer_content == content_[c] &&
                          cached[k].producer_content == content_[p];
       fresh.push_back(valid ? cached[k] : term(p, c));
+      if (!refuses(fresh.back())) continue;
+      for (; k < cached.size(); ++k)
+        if (cached[k].consumer > c) fresh.push_back(cached[k]);
+      break;
     }
     std::swap(cached, fresh);
     return cached;
@@ -332,7 +342,7 @@ class PriorityFusion {
     if (copies_ + copies > budget_) return {0, {EdgeReason::limit, -1}};
     double unfused = stays ? 0 : time_of(p), fused = 0;
     const std::int64_t limit = in_.options.rules.max_group_operands;
-    for (const Term& t : terms(p, consumers)) {
+    for (const Term& t : terms(p, consumers)) {  // ends at the first refusal
       if (t.refusal != EdgeReason::none) return {0, {t.refusal, t.consumer}};
       if (limit > 0 && t.operands > limit) return {0, {EdgeReason::limit, t.consumer}};
       unfused += t.unfused;
