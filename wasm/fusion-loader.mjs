@@ -34,8 +34,61 @@ export function loadedFusion() {
 
 async function instantiate() {
   const { default: createFusionCore } = await import('./generated/fusion_core.mjs');
-  loaded = valueApi(await createFusionCore(), createFusionCore);
+  const create = () => createCore(createFusionCore);
+  loaded = valueApi(await create(), create);
   return loaded;
+}
+
+// The WebAssembly binary beside its loader. Vite sees this pattern and emits the file with a hashed name;
+// in Node it is a file: URL.
+const WASM_URL = new URL('./generated/fusion_core.wasm', import.meta.url);
+const NODE_FS = 'node:fs/promises'; // a variable, so bundlers for the browser leave the import alone
+let compiled = null; // the compiled module: a restarted instance reuses it instead of fetching again
+
+// One instance of the embind module, its WebAssembly instantiated by us (Emscripten's instantiateWasm hook):
+// streaming compilation from the network in browsers, the file's bytes in Node. A failure rejects (the
+// generated loader would otherwise wait for ever).
+function createCore(createFusionCore) {
+  return new Promise((resolve, reject) => {
+    createFusionCore({
+      instantiateWasm(imports, receive) {
+        instantiateWasm(imports).then(({ instance, module }) => receive(instance, module), reject);
+        return {};
+      },
+    }).then(resolve, reject);
+  });
+}
+
+async function instantiateWasm(imports) {
+  if (compiled) return { instance: await WebAssembly.instantiate(await compiled, imports), module: await compiled };
+  const first = firstInstance(imports);
+  compiled = first.then(({ module }) => module);
+  compiled.catch(() => (compiled = null)); // a later load tries again
+  return first;
+}
+
+// The first instance: instantiateStreaming where the host serves application/wasm; otherwise (another MIME
+// type, an older browser) the whole response's bytes; in Node, the file read from disk.
+async function firstInstance(imports) {
+  if (WASM_URL.protocol === 'file:') {
+    const { readFile } = await import(/* @vite-ignore */ NODE_FS);
+    return WebAssembly.instantiate(await readFile(WASM_URL), imports);
+  }
+  if (typeof WebAssembly.instantiateStreaming === 'function') {
+    try {
+      return await WebAssembly.instantiateStreaming(fetchWasm(), imports);
+    } catch {
+      // e.g. served as application/octet-stream: compile from the bytes below
+    }
+  }
+  const response = await fetchWasm();
+  return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+}
+
+async function fetchWasm() {
+  const response = await fetch(WASM_URL, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`${WASM_URL.pathname} answered HTTP ${response.status}`);
+  return response;
 }
 
 // The API over the raw embind functions; every entry point returns a value, never throws. After a trap (an
