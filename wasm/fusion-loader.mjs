@@ -11,7 +11,12 @@
 // answers the plan across one named dimension (docs/design.md §16). loadGraph(graph) reads a graph once and
 // answers {ok: true, handle, ops, plan(options), planText(options), sweep(options, spec), release()} (or the
 // error value): re-planning it with new options, e.g. new dimension values, does not read its text again.
-// Not here: any planning logic; it all runs in C++ (core/). Shown by tests/wasm/module.test.mjs.
+// The module is the generated loader (generated/fusion_core.mjs) and its binary (generated/fusion_core.wasm,
+// not inlined): in browsers the binary is fetched from beside this file (a hashed name in a Vite build) and
+// compiled while it downloads (instantiateStreaming; from the whole response where the host does not serve
+// application/wasm); in Node it is read from disk. It is compiled once; a restarted instance reuses it.
+// Not here: any planning logic; it all runs in C++ (core/). Shown by tests/wasm/module.test.mjs and
+// tests/browser/page-budget.test.mjs.
 import { FusionError, errorValue, internalValue } from './fusion-error.mjs';
 
 let loading = null;
@@ -67,21 +72,24 @@ async function instantiateWasm(imports) {
   return first;
 }
 
-// The first instance: instantiateStreaming where the host serves application/wasm; otherwise (another MIME
-// type, an older browser) the whole response's bytes; in Node, the file read from disk.
+// The first instance: instantiateStreaming (compiled while it downloads) when the host serves application/wasm;
+// otherwise (another MIME type, which streaming refuses, or an older browser) from the whole response's bytes,
+// without a second download; in Node, from the file read from disk.
 async function firstInstance(imports) {
   if (WASM_URL.protocol === 'file:') {
     const { readFile } = await import(/* @vite-ignore */ NODE_FS);
     return WebAssembly.instantiate(await readFile(WASM_URL), imports);
   }
-  if (typeof WebAssembly.instantiateStreaming === 'function') {
+  const response = await fetchWasm();
+  const wasmType = /^application\/wasm\b/.test(response.headers.get('content-type') ?? '');
+  if (wasmType && typeof WebAssembly.instantiateStreaming === 'function') {
     try {
-      return await WebAssembly.instantiateStreaming(fetchWasm(), imports);
+      return await WebAssembly.instantiateStreaming(response, imports);
     } catch {
-      // e.g. served as application/octet-stream: compile from the bytes below
+      // the stream was cut off or refused: fetch again and compile from the bytes
+      return WebAssembly.instantiate(await (await fetchWasm()).arrayBuffer(), imports);
     }
   }
-  const response = await fetchWasm();
   return WebAssembly.instantiate(await response.arrayBuffer(), imports);
 }
 

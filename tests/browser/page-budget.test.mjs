@@ -3,8 +3,8 @@
 // <fusion-playground> elements of small graphs, the ?embed iframe, and the full page. Each file the browser
 // fetched from the site up to the first drawn plan is counted at its gzip size (what a compressing static host
 // transfers; the test server sends files as they are). Also: nothing lazy loads early — no ELK for small
-// graphs, no JSON editor, compare view or ONNX importer in an embed — and the page's JSON editor does load
-// after its first plan.
+// graphs, no JSON editor, compare view or ONNX importer in an embed — the page's JSON editor does load after
+// its first plan, and a host that serves the WebAssembly with another MIME type still gets a plan.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -169,5 +169,28 @@ test(
     );
     assert.deepEqual(run.problems, []);
     await run.page.context().close();
+  },
+);
+
+test(
+  'a host that serves the .wasm as application/octet-stream still gets a plan, from one download',
+  { timeout: 90_000 },
+  async () => {
+    const plain = await startStaticServer(process.env.FUSION_SITE_DIR ?? root('dist'), {
+      types: { '.wasm': 'application/octet-stream' },
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    const wasm = [];
+    page.on('response', (r) => r.url().endsWith('.wasm') && wasm.push(r.headers()['content-type']));
+    await page.goto(`${plain.url}#example=diamond`);
+    await page.waitForFunction(() => Number(document.body.dataset.planShown) >= 1, null, { timeout: 60_000 });
+    assert.deepEqual(wasm, ['application/octet-stream']);
+    assert.match(await page.getByTestId('kernels').textContent(), /→/);
+    assert.deepEqual(problems, []);
+    await context.close();
+    await plain.close();
   },
 );
