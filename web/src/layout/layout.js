@@ -8,9 +8,10 @@
 // fresh one places every unanswered graph). engine is 'elk' or 'layered'; reason says why ELK was not used
 // (null when it was). One worker is started lazily and reused (worker-rpc.js); if workers cannot start (e.g.
 // a script from another origin) or the worker stops on an error, the work runs on the main thread, always
-// with the light placement (ELK is loaded only by the worker). Browser-only (Vite resolves the worker URL); the pure
-// parts are tested in tests/web/layout-input.test.mjs, tests/web/layered-layout.test.mjs and
-// tests/web/run-layout.test.mjs.
+// with the light placement (ELK is loaded only by the worker). Browser-only (Vite resolves the worker URL);
+// the pure parts are tested in tests/web/layout-input.test.mjs, tests/web/layered-layout.test.mjs and
+// tests/web/run-layout.test.mjs; which engine a graph gets, in tests/browser/page-large.test.mjs and
+// page-budget.test.mjs.
 
 import { createWorkerRpc } from '../worker-rpc/worker-rpc.js';
 import { buildElkGraph, readLayout } from './layout-input.js';
