@@ -3,15 +3,36 @@
 // Two entries, one static folder: the page (web/index.html → dist/index.html) and the <fusion-playground>
 // custom element (web/src/element/element.js → dist/fusion-playground.js, a stable name for one script tag; its
 // chunks sit in dist/assets/ and are found relative to it). Files in web/public/ (the element demo page)
-// are copied as they are. Workers (ELK layout, the planner) are ES-module workers.
+// are copied as they are. Workers (layout, planner, import, share links) are ES-module workers.
 // The page imports the planner as ../wasm/fusion.mjs, outside web/, so the dev server may read the whole
 // repository. base './' makes every asset URL relative: dist/ works from any folder of any static host.
-// The WASM is inlined in its loader (wasm/CMakeLists.txt), hence one large JS chunk by design.
+// Every other file name carries a content hash, so a host may cache it for ever; the WebAssembly binary
+// (fusion_core-*.wasm, found by wasm/fusion-loader.mjs's new URL(…, import.meta.url)) is one file that the page,
+// the element and their workers share. Libraries get chunks named for what they hold (CHUNKS): cytoscape (the
+// drawing), codemirror (the JSON editor, loaded after the first plan), elk (loaded by the layout worker for
+// graphs of more than 50 nodes), onnx-protobuf (the ONNX importer, on first use), planner-loader (the
+// module's JavaScript half); and the app's own (APP_CHUNKS). What each page and embed loads, and its budget: tools/size-report.mjs, run by
+// tools/build.sh after this build.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const ELEMENT = 'fusion-playground';
+
+const lib = (names) => new RegExp(`[\\\\/]node_modules[\\\\/](${names})[\\\\/]`);
+const CHUNKS = [
+  { name: 'cytoscape', test: lib('cytoscape|cytoscape-edgehandles|lodash\\.[a-z]+|heap') },
+  { name: 'codemirror', test: lib('@codemirror|@lezer|codemirror|style-mod|w3c-keyname|crelt|@marijn') },
+  { name: 'elk', test: lib('elkjs') },
+  { name: 'onnx-protobuf', test: lib('@bufbuild|onnx-buf') },
+  { name: 'planner-loader', test: /[\\/]wasm[\\/]generated[\\/]fusion_core\.mjs$/ },
+];
+// The page's and the element's own code that both draw a plan with (planner client, view model, layout
+// client, graph view, formatting). Other chunks are named after their first module: main (the page),
+// fusion (wasm/fusion.mjs, the planner on the main thread when workers cannot start, e.g. the element's
+// script on another origin), json-editor, compare-view, import-file, run-layout, plan-markdown, each example.
+const APP_CHUNKS = [{ name: 'plan-view', test: /[\\/]web[\\/]src[\\/]/, minShareCount: 2 }];
+const output = { codeSplitting: { groups: CHUNKS } };
 
 export default defineConfig({
   root: here('web'),
@@ -21,12 +42,16 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 2048,
-    rollupOptions: {
+    reportCompressedSize: false, // tools/size-report.mjs prints raw and gzip sizes, with the budgets
+    rolldownOptions: {
       input: { main: here('web/index.html'), [ELEMENT]: here('web/src/element/element.js') },
-      output: { entryFileNames: (chunk) => (chunk.name === ELEMENT ? `${ELEMENT}.js` : 'assets/[name]-[hash].js') },
+      output: {
+        codeSplitting: { groups: [...CHUNKS, ...APP_CHUNKS] },
+        entryFileNames: (chunk) => (chunk.name === ELEMENT ? `${ELEMENT}.js` : 'assets/[name]-[hash].js'),
+      },
     },
   },
-  worker: { format: 'es' },
+  worker: { format: 'es', rolldownOptions: { output } },
   server: {
     host: 'localhost',
     fs: { allow: [here('.')] },

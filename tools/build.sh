@@ -3,10 +3,12 @@
 # first three).
 #
 #   native  cmake + Ninja into build/native: the core library, the fusion-plan CLI, the doctest suite (ctest).
-#   wasm    emcmake into build/wasm: the embind module, copied to wasm/generated/fusion_core.mjs (gitignored),
-#           which wasm/fusion.mjs imports, and the core's catalog as wasm/generated/catalog.mjs
-#           (tools/write-catalog.mjs). Both are rewritten only when changed, so watchers do not reload.
-#   site    vite build of web/ into dist/: a static site for any static host (needs wasm first).
+#   wasm    emcmake into build/wasm: the embind module, copied to wasm/generated/ (gitignored) as
+#           fusion_core.mjs (the loader, which wasm/fusion.mjs imports) and fusion_core.wasm (the binary), and
+#           the core's catalog as wasm/generated/catalog.mjs (tools/write-catalog.mjs). Each is rewritten only
+#           when changed, so watchers do not reload.
+#   site    vite build of web/ into dist/: a static site for any static host (needs wasm first), then the size
+#           report (tools/size-report.mjs: every file raw and gzip, and the budgets; over budget fails).
 #   asan    cmake + Ninja into build/asan: the same native targets under AddressSanitizer + UBSan
 #           (FUSION_SANITIZE=ON; build type FUSION_ASAN_BUILD_TYPE, default RelWithDebInfo, so reports carry
 #           lines). tools/run-tests.mjs runs its ctest with halt_on_error. Not run by default.
@@ -45,13 +47,15 @@ build_wasm() {
   configure build/wasm "${FUSION_WASM_BUILD_TYPE:-Release}" emcmake
   cmake --build build/wasm -j "$jobs" --target fusion_wasm
   mkdir -p wasm/generated
-  cmp -s build/wasm/wasm/fusion_core.mjs wasm/generated/fusion_core.mjs ||
-    cp build/wasm/wasm/fusion_core.mjs wasm/generated/fusion_core.mjs
+  for file in fusion_core.mjs fusion_core.wasm; do
+    cmp -s "build/wasm/wasm/$file" "wasm/generated/$file" || cp "build/wasm/wasm/$file" "wasm/generated/$file"
+  done
   node tools/write-catalog.mjs  # the core's tables for JavaScript: wasm/generated/catalog.mjs
 }
 
 build_site() {
   node_modules/.bin/vite build --config vite.config.mjs
+  node tools/size-report.mjs dist  # the chunk table; fails the build when a budget is exceeded
 }
 
 parts=("$@")

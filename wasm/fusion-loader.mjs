@@ -11,7 +11,12 @@
 // answers the plan across one named dimension (docs/design.md §16). loadGraph(graph) reads a graph once and
 // answers {ok: true, handle, ops, plan(options), planText(options), sweep(options, spec), release()} (or the
 // error value): re-planning it with new options, e.g. new dimension values, does not read its text again.
-// Not here: any planning logic; it all runs in C++ (core/). Shown by tests/wasm/module.test.mjs.
+// The module is the generated loader (generated/fusion_core.mjs) and its binary (generated/fusion_core.wasm,
+// not inlined): in browsers the binary is fetched from beside this file (a hashed name in a Vite build) and
+// compiled while it downloads (instantiateStreaming; from the whole response where the host does not serve
+// application/wasm); in Node it is read from disk. It is compiled once; a restarted instance reuses it.
+// Not here: any planning logic; it all runs in C++ (core/). Shown by tests/wasm/module.test.mjs and
+// tests/browser/page-budget.test.mjs.
 import { FusionError, errorValue, internalValue } from './fusion-error.mjs';
 
 let loading = null;
@@ -34,8 +39,64 @@ export function loadedFusion() {
 
 async function instantiate() {
   const { default: createFusionCore } = await import('./generated/fusion_core.mjs');
-  loaded = valueApi(await createFusionCore(), createFusionCore);
+  const create = () => createCore(createFusionCore);
+  loaded = valueApi(await create(), create);
   return loaded;
+}
+
+// The WebAssembly binary beside its loader. Vite sees this pattern and emits the file with a hashed name;
+// in Node it is a file: URL.
+const WASM_URL = new URL('./generated/fusion_core.wasm', import.meta.url);
+const NODE_FS = 'node:fs/promises'; // a variable, so bundlers for the browser leave the import alone
+let compiled = null; // the compiled module: a restarted instance reuses it instead of fetching again
+
+// One instance of the embind module, its WebAssembly instantiated by us (Emscripten's instantiateWasm hook):
+// streaming compilation from the network in browsers, the file's bytes in Node. A failure rejects (the
+// generated loader would otherwise wait for ever).
+function createCore(createFusionCore) {
+  return new Promise((resolve, reject) => {
+    createFusionCore({
+      instantiateWasm(imports, receive) {
+        instantiateWasm(imports).then(({ instance, module }) => receive(instance, module), reject);
+        return {};
+      },
+    }).then(resolve, reject);
+  });
+}
+
+async function instantiateWasm(imports) {
+  if (compiled) return { instance: await WebAssembly.instantiate(await compiled, imports), module: await compiled };
+  const first = firstInstance(imports);
+  compiled = first.then(({ module }) => module);
+  compiled.catch(() => (compiled = null)); // a later load tries again
+  return first;
+}
+
+// The first instance: instantiateStreaming (compiled while it downloads) when the host serves application/wasm;
+// otherwise (another MIME type, which streaming refuses, or an older browser) from the whole response's bytes,
+// without a second download; in Node, from the file read from disk.
+async function firstInstance(imports) {
+  if (WASM_URL.protocol === 'file:') {
+    const { readFile } = await import(/* @vite-ignore */ NODE_FS);
+    return WebAssembly.instantiate(await readFile(WASM_URL), imports);
+  }
+  const response = await fetchWasm();
+  const wasmType = /^application\/wasm\b/.test(response.headers.get('content-type') ?? '');
+  if (wasmType && typeof WebAssembly.instantiateStreaming === 'function') {
+    try {
+      return await WebAssembly.instantiateStreaming(response, imports);
+    } catch {
+      // the stream was cut off or refused: fetch again and compile from the bytes
+      return WebAssembly.instantiate(await (await fetchWasm()).arrayBuffer(), imports);
+    }
+  }
+  return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+}
+
+async function fetchWasm() {
+  const response = await fetch(WASM_URL, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`${WASM_URL.pathname} answered HTTP ${response.status}`);
+  return response;
 }
 
 // The API over the raw embind functions; every entry point returns a value, never throws. After a trap (an

@@ -166,8 +166,10 @@ test('when ELK fails on a graph, the quick layered layout places it instead', { 
   const out = await page.evaluate(async () => {
     const node = (id) => ({ id, op: 0, label: id, kind: 'relu', shape: [4], parent: null });
     // An edge to a node that is not there: ELK throws on it (as it may overflow its stack on big graphs).
+    // 60 nodes, above the light layout's 50, so ELK is asked.
+    const more = Array.from({ length: 58 }, (_, k) => node(`n${k}`));
     const vm = {
-      nodes: [node('a'), node('b')],
+      nodes: [node('a'), node('b'), ...more],
       groups: [],
       edges: [
         { id: 'e', source: 'a', target: 'b' },
@@ -184,17 +186,13 @@ test('when ELK fails on a graph, the quick layered layout places it instead', { 
   });
   assert.equal(out.engine, 'layered');
   assert.match(out.reason, /ELK failed: .*ghost/);
-  assert.deepEqual(out.placed, ['a', 'b']);
+  assert.deepEqual(out.placed, ['a', 'b', ...Array.from({ length: 58 }, (_, k) => `n${k}`)].sort());
   assert.equal(out.below, true);
-  // The worker still answers ELK requests afterwards.
-  const again = await page.evaluate(
-    async () =>
-      (
-        await window.fusionPlayground.layoutGraph(
-          { nodes: [{ id: 'a', label: 'a', kind: 'relu', shape: [4] }], groups: [], edges: [] },
-          {},
-        )
-      ).engine,
-  );
+  // The worker still answers ELK requests afterwards (a graph above the light layout's 50 nodes).
+  const again = await page.evaluate(async () => {
+    const nodes = Array.from({ length: 60 }, (_, k) => ({ id: `n${k}`, label: `n${k}`, kind: 'relu', shape: [4] }));
+    const edges = nodes.slice(1).map((n, k) => ({ id: `e${k}`, source: `n${k}`, target: n.id }));
+    return (await window.fusionPlayground.layoutGraph({ nodes, groups: [], edges }, {})).engine;
+  });
   assert.equal(again, 'elk');
 });

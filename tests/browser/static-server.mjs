@@ -1,8 +1,11 @@
 // static-server.mjs — a static file server for the browser tests: serves one folder on a free localhost port.
 //
-// startStaticServer(root) resolves to { url, close() }; url ends with '/'. GET and HEAD only; '/' and folder
-// paths serve index.html; paths outside root and missing files are 404. Binds 127.0.0.1 on an OS-chosen port
-// so parallel runs never collide. Not a general server: no ranges, caching or compression.
+// startStaticServer(root, {cors, types}) resolves to { url, close() }; url ends with '/'. GET and HEAD only;
+// '/' and folder paths serve index.html; paths outside root and missing files are 404. With cors: true every
+// answer lets any origin read it (Access-Control-Allow-Origin: *), as a host serving the element's script to
+// other sites must; types ({'.wasm': 'application/octet-stream'}) overrides content types, as a host that does
+// not know a file type does. Binds 127.0.0.1 on an OS-chosen port so parallel runs never collide (two servers are two
+// origins). Not a general server: no ranges, caching or compression.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -20,7 +23,7 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-export async function startStaticServer(root) {
+export async function startStaticServer(root, { cors = false, types = {} } = {}) {
   const base = resolve(root);
   const server = createServer(async (request, response) => {
     const file = await fileFor(base, request.url);
@@ -30,8 +33,9 @@ export async function startStaticServer(root) {
     }
     const body = await readFile(file);
     response.writeHead(200, {
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-type': types[extname(file)] ?? TYPES[extname(file)] ?? 'application/octet-stream',
       'content-length': body.length,
+      ...(cors ? { 'access-control-allow-origin': '*' } : {}),
     });
     response.end(request.method === 'HEAD' ? undefined : body);
   });

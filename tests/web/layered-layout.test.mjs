@@ -8,7 +8,7 @@ import { readLayout } from '../../web/src/layout/layout-input.js';
 const node = (id, width = 80, height = 46) => ({ id, width, height });
 const edge = (s, t) => ({ id: `${s}-${t}`, sources: [s], targets: [t] });
 
-test('every leaf is placed once; compound nodes are flattened; edges go down the layers', () => {
+test('every leaf is placed once; a compound node is a box around its members; edges go down the layers', () => {
   const graph = {
     id: 'root',
     layoutOptions: { 'elk.direction': 'DOWN' },
@@ -19,6 +19,24 @@ test('every leaf is placed once; compound nodes are flattened; edges go down the
   assert.deepEqual(Object.keys(positions).sort(), ['a', 'b', 'm', 'x']);
   assert.deepEqual(routes, {});
   assert.ok(positions.x.y < positions.a.y && positions.a.y < positions.b.y && positions.b.y < positions.m.y);
+});
+
+test('a cluster box holds its members inside its padding and overlaps no other node', () => {
+  const graph = {
+    children: [node('x'), node('w', 200), { id: 'g1', children: [node('a'), node('b'), node('c', 120)] }, node('m')],
+    edges: [edge('x', 'a'), edge('w', 'b'), edge('a', 'c'), edge('b', 'c'), edge('c', 'm'), edge('x', 'm')],
+  };
+  const out = layeredLayout(graph);
+  const box = out.children.find((c) => c.id === 'g1');
+  for (const m of box.children) {
+    assert.ok(m.x >= 12 && m.y >= 30, `${m.id} sits inside the padding`);
+    assert.ok(m.x + m.width <= box.width - 12 + 1e-9 && m.y + m.height <= box.height - 12 + 1e-9);
+  }
+  const apart = (p, q) =>
+    p.x + p.width <= q.x || q.x + q.width <= p.x || p.y + p.height <= q.y || q.y + q.height <= p.y;
+  for (const other of out.children.filter((c) => c.id !== 'g1')) assert.ok(apart(box, other), `${other.id} is outside`);
+  const { positions } = readLayout(out);
+  assert.ok(positions.x.y < positions.a.y && positions.c.y < positions.m.y, 'lifted edges keep the layers');
 });
 
 test('a source sits just above its first consumer, not at the top', () => {

@@ -14,10 +14,11 @@ const GRAPH = {
   ],
   edges: [{ id: 'e', sources: ['a'], targets: ['b'] }],
 };
+const loadElk = () => import('elkjs/lib/elk.bundled.js');
 const placed = (result) => Object.fromEntries(result.children.map((c) => [c.id, [c.x, c.y]]));
 
 test('ELK lays the graph out and says no reason', async () => {
-  const reply = await runLayout({ graph: GRAPH, engine: 'elk' });
+  const reply = await runLayout({ graph: GRAPH, engine: 'elk' }, loadElk);
   assert.equal(reply.ok, true);
   assert.equal(reply.engine, 'elk');
   assert.equal(reply.reason, null);
@@ -35,8 +36,14 @@ test('the quick placement, when asked for, keeps the reason it was asked with', 
 
 test('when ELK throws, the quick placement answers and says why', async () => {
   const broken = { ...GRAPH, edges: [{ id: 'e', sources: ['a'], targets: ['nowhere'] }] };
-  const reply = await runLayout({ graph: broken, engine: 'elk' });
+  const reply = await runLayout({ graph: broken, engine: 'elk' }, loadElk);
   assert.equal(reply.ok, true);
   assert.equal(reply.engine, 'layered');
   assert.match(reply.reason, /^ELK failed: /);
+});
+
+test('without a way to load ELK (the main thread), an ELK request gets the light placement and says why', async () => {
+  const reply = await runLayout({ graph: GRAPH, engine: 'elk' });
+  assert.deepEqual([reply.ok, reply.engine, reply.reason], [true, 'layered', 'ELK runs only in the layout worker']);
+  assert.ok(placed(reply.result).b[1] > placed(reply.result).a[1]);
 });

@@ -16,7 +16,7 @@
 // Shown by tests/browser/element.test.mjs.
 
 import css from './element.css?inline';
-import { EXAMPLES } from '../gallery/examples-data.js';
+import { loadExample } from '../gallery/example-loader.js';
 import { readElementConfig } from './element-config.js';
 import { createPlanner } from '../planner/planner-client.js';
 import { buildViewModel } from '../present/view-model.js';
@@ -124,7 +124,8 @@ class FusionPlaygroundElement extends HTMLElement {
   // The graph text a request names, or {error} in words.
   async #graphText(graph) {
     if (graph.kind === 'inline') return graph.text;
-    if (graph.kind === 'example') return EXAMPLES[graph.id] ?? { error: `There is no example called “${graph.id}”.` };
+    if (graph.kind === 'example')
+      return (await loadExample(graph.id)) ?? { error: `There is no example called “${graph.id}”.` };
     try {
       const response = await fetch(graph.url);
       if (!response.ok) return { error: `Could not load ${graph.url} (HTTP ${response.status}).` };
@@ -156,7 +157,8 @@ class FusionPlaygroundElement extends HTMLElement {
   #link(config, text) {
     const base = this.getAttribute('playground') ?? new URL(/* @vite-ignore */ './', import.meta.url).href;
     const example = config.graph.kind === 'example' ? config.graph.id : null;
-    this.$.open.href = `${base}#${encodeState({ example, text, options: config.options }, example && EXAMPLES[example])}`;
+    // An example's text is the example's own (loaded by #graphText), so the link names only the example.
+    this.$.open.href = `${base}#${encodeState({ example, text, options: config.options }, example && text)}`;
   }
 
   async #draw(graph, plan, colorBy, seq) {

@@ -1,21 +1,28 @@
-// layered-layout.js — the fallback layout: a quick layered placement of an ELK input graph, for graphs ELK
-// is too slow for or fails on (ELK can overflow its stack on big graphs).
+// layered-layout.js — the light layout: a quick layered placement of an ELK input graph, for small graphs (no
+// need to load ELK), for graphs ELK is too slow for, and where ELK fails (it can overflow its stack on big
+// graphs).
 //
-// Contract: layeredLayout(elkGraph) → an ELK-shaped result {id, children:[{id, x, y, width, height}],
-// edges:[]} that layout-input.js readLayout() reads: every leaf node of the input (compound nodes are
-// flattened; Cytoscape still draws clusters around their members) placed at its top-left corner, no edge
-// routes (the view draws straight edges). Nodes sit in layers by longest path from the sources (a source
-// sits just before its first consumer), ordered inside a layer by the barycentre of their neighbours (a down,
-// an up and a down sweep), layers wrapped into several rows past MAX_ROW nodes, along layoutOptions
-// 'elk.direction' (DOWN, default, or RIGHT); a graph much longer than the view is folded into side-by-side
-// columns so that width : height comes near layoutOptions 'elk.aspectRatio' (default 1.6). Edges naming unknown nodes are ignored; a cycle (the planner's
-// graphs have none) is broken by ignoring edges that go back in input order. Iterative, no recursion;
-// O((V + E) log V). Pure; runs in the layout worker. Shown by tests/web/layered-layout.test.mjs.
+// Contract: layeredLayout(elkGraph) → an ELK-shaped result {id, children:[{id, x, y, width, height,
+// children?}], edges:[]} that layout-input.js readLayout() reads: every leaf node of the input placed at its
+// top-left corner, no edge routes (the view draws straight edges). A compound node at the top level (a fusion
+// group, as buildElkGraph writes it for graphs of up to LARGE_GRAPH ops) is laid out as one box: its members
+// are placed by themselves (the edges between them) inside the box's padding (30 px above for the title, 12
+// elsewhere, as ELK's), and the box takes part in the top-level placement like a node, the edges of its
+// members lifted to it; deeper nesting is flattened into that box. So clusters never overlap other nodes.
+// Nodes sit in layers by longest path from the sources (a source sits just before its first consumer), ordered
+// inside a layer by the barycentre of their neighbours (a down, an up and a down sweep), layers wrapped into
+// several rows past MAX_ROW nodes, along layoutOptions 'elk.direction' (DOWN, default, or RIGHT); a graph much
+// longer than the view is folded into side-by-side columns so that width : height comes near layoutOptions
+// 'elk.aspectRatio' (default 1.6) (a cluster's inside is never folded). Edges naming unknown nodes are ignored;
+// a cycle (the planner's graphs have none) is broken by ignoring edges that go back in input order.
+// Iterative, no recursion; O((V + E) log V). Pure; runs in the layout worker, or on the main thread without
+// one. Shown by tests/web/layered-layout.test.mjs.
 
 export const MAX_ROW = 60;
 const GAP_ALONG = 42; // between layers (px), as ELK's nodeNodeBetweenLayers
 const GAP_ACROSS = 28; // between nodes in a layer (px), as ELK's spacing.nodeNode
 const GAP_COLUMNS = 90; // between the columns a long graph is folded into (px)
+const PAD = { top: 30, left: 12, bottom: 12, right: 12 }; // inside a cluster's box (px), as layout-input.js asks ELK
 
 // The leaf nodes of an ELK graph, in input order.
 function leaves(graph) {
@@ -113,13 +120,13 @@ function wrap(rows) {
 
 // Splits the rows into columns of about equal length so the drawing's width : height is near `aspect`
 // (a long chain becomes several side-by-side columns instead of one thin strip).
-function columns(rows, along, across, aspect, right) {
+function columns(rows, along, across, aspect, right, fold) {
   const thick = rows.map((row) => Math.max(...row.map(along)));
   const span = rows.map((row) => row.reduce((s, v) => s + across(v), 0) + GAP_ACROSS * (row.length - 1));
   const total = thick.reduce((s, t) => s + t + GAP_ALONG, 0);
   const width = span.reduce((m, x) => Math.max(m, x), 1) + GAP_COLUMNS;
   const ideal = Math.sqrt(right ? total / (aspect * width) : (aspect * total) / width);
-  const count = ideal < 2.5 ? 1 : Math.round(ideal); // fold only a graph far longer than the view
+  const count = !fold || ideal < 2.5 ? 1 : Math.round(ideal); // fold only a graph far longer than the view
   const per = total / count;
   const out = [];
   let acc = 0;
@@ -132,10 +139,47 @@ function columns(rows, along, across, aspect, right) {
 }
 
 export function layeredLayout(graph) {
-  const nodes = leaves(graph);
   const right = graph.layoutOptions?.['elk.direction'] === 'RIGHT';
   const aspect = Number(graph.layoutOptions?.['elk.aspectRatio']) || 1.6;
-  const { succ, pred } = adjacency(nodes, graph.edges);
+  const top = graph.children ?? [];
+  if (!top.some((c) => c.children?.length)) {
+    return { id: graph.id ?? 'root', children: place(leaves(graph), graph.edges, right, aspect, true), edges: [] };
+  }
+  const owner = new Map(); // leaf id → the id of the top-level node holding it
+  for (const c of top) for (const leaf of c.children?.length ? leaves(c) : [c]) owner.set(leaf.id, c.id);
+  const ends = (e) => [owner.get(e.sources?.[0]), owner.get(e.targets?.[0])];
+  const inside = new Map();
+  const lifted = [];
+  for (const e of graph.edges ?? []) {
+    const [s, t] = ends(e);
+    if (s === undefined || t === undefined) continue;
+    if (s === t) (inside.get(s) ?? inside.set(s, []).get(s)).push(e);
+    else lifted.push({ sources: [s], targets: [t] });
+  }
+  const boxes = top.map((c) => (c.children?.length ? clusterBox(c, inside.get(c.id) ?? [], right) : c));
+  return { id: graph.id ?? 'root', children: place(boxes, lifted, right, aspect, true), edges: [] };
+}
+
+// A cluster as one box: its leaves placed by themselves (never folded), moved inside the padding; the box's
+// size holds them.
+function clusterBox(cluster, edges, right) {
+  const members = place(leaves(cluster), edges, right, 1, false);
+  const minX = Math.min(...members.map((m) => m.x));
+  const minY = Math.min(...members.map((m) => m.y));
+  let width = 0;
+  let height = 0;
+  for (const m of members) {
+    m.x += PAD.left - minX;
+    m.y += PAD.top - minY;
+    width = Math.max(width, m.x + m.width + PAD.right);
+    height = Math.max(height, m.y + m.height + PAD.bottom);
+  }
+  return { id: cluster.id, width, height, children: members };
+}
+
+// Places nodes (each {id, width, height, children?}) in layers along the edges; their top-left corners.
+function place(nodes, edges, right, aspect, fold) {
+  const { succ, pred } = adjacency(nodes, edges);
   const order = topoOrder(succ, pred);
   const rows = bucket(order, layersOf(order, succ, pred));
   const pos = new Array(nodes.length).fill(0);
@@ -148,7 +192,7 @@ export function layeredLayout(graph) {
   sweep(rows, pred, pos, false);
   const along = (v) => (right ? nodes[v].width : nodes[v].height) ?? 40;
   const across = (v) => (right ? nodes[v].height : nodes[v].width) ?? 80;
-  const { cols, width } = columns(wrap(rows), along, across, aspect, right);
+  const { cols, width } = columns(wrap(rows), along, across, aspect, right, fold);
   const children = new Array(nodes.length);
   cols.forEach((col, c) => {
     let offset = 0;
@@ -156,12 +200,19 @@ export function layeredLayout(graph) {
       let x = c * width - span / 2;
       for (const v of row) {
         const a = offset + (thick - along(v)) / 2;
-        const n = nodes[v];
-        children[v] = { id: n.id, width: n.width, height: n.height, x: right ? a : x, y: right ? x : a };
+        const { id, width: w, height: h, children: inner } = nodes[v];
+        children[v] = {
+          id,
+          width: w,
+          height: h,
+          x: right ? a : x,
+          y: right ? x : a,
+          ...(inner ? { children: inner } : {}),
+        };
         x += across(v) + GAP_ACROSS;
       }
       offset += thick + GAP_ALONG;
     }
   });
-  return { id: graph.id ?? 'root', children, edges: [] };
+  return children;
 }

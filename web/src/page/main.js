@@ -19,12 +19,12 @@ import { watchSweep } from '../planner/watch-sweep.js';
 import { scaleMax } from '../present/size-scale.js';
 import { parseMode } from '../share/url-state.js';
 import { createStore } from '../state/store.js';
-import { createCompareView } from '../views/compare-view.js';
+import { createLazyCompareView } from '../views/lazy-compare-view.js';
 import { $ } from '../views/dom.js';
 import { createEditorStatus } from '../views/editor-status.js';
 import { createGraphPane } from '../views/graph-pane.js';
 import { createGraphView } from '../views/graph-view.js';
-import { createJsonEditor } from '../views/json-editor.js';
+import { createLazyJsonEditor } from '../views/lazy-json-editor.js';
 import { createPageChrome, showPageMode } from '../views/page-chrome.js';
 import { createPlanPanel } from '../views/plan-panel.js';
 import { createSavingsPanel } from '../views/savings-panel.js';
@@ -45,6 +45,8 @@ import { installShare } from './controls/share.js';
 import { createLinkSync } from './link-sync.js';
 import { createTimings } from './timings.js';
 
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 // ---- stage 1: page mode ----
 const mode = parseMode(location.search);
 const editable = !mode.embed || mode.editable;
@@ -59,7 +61,16 @@ const select = (target) => dispatch({ type: 'select', target });
 const planner = createPlanner();
 const dtypes = schema.definitions.dtype.enum;
 
-const editor = createJsonEditor($('editor'), { schema, onChange: (text) => dispatch({ type: 'set-text', text }) });
+// The JSON box's editor (CodeMirror) loads after the first plan is drawn, or at once when the text does not
+// plan (it is needed to fix it), or when the box is used; an embed without the JSON box never loads it.
+let firstDrawn;
+const drawnOnce = new Promise((resolve) => (firstDrawn = resolve));
+store.subscribe((state) => state.error && firstDrawn());
+const editor = createLazyJsonEditor($('editor'), {
+  schema,
+  onChange: (text) => dispatch({ type: 'set-text', text }),
+  when: mode.embed && !mode.showJson ? new Promise(() => {}) : Promise.race([drawnOnce, delay(3000)]),
+});
 editor.setReadOnly(!editable);
 const graphView = createGraphView($('graph'), {
   onSelect: select,
@@ -74,10 +85,11 @@ const planPanel = createPlanPanel({
   onSelect: select,
   hardwareLabel: (name) => labelOf(picker.catalog(), 'hardware', name),
 });
-// The compare view (not in embed mode): two strategies' plans side by side, planned by compare-planner.js.
+// The compare view (not in embed mode; loaded when first opened): two strategies' plans side by side, planned
+// by compare-planner.js.
 const compareView = mode.embed
   ? null
-  : createCompareView(document.querySelector('main.layout'), { dispatch, catalog: picker.catalog, layoutGraph });
+  : createLazyCompareView(document.querySelector('main.layout'), { dispatch, catalog: picker.catalog, layoutGraph });
 const selectionPanel = createSelectionPanel($('selection-body'), { dispatch, dtypes });
 const sizesPanel = createSizesPanel({ dispatch });
 const sweepPanel = mode.embed ? null : createSweepPanel({ dispatch });
@@ -99,7 +111,10 @@ const graphPane = createGraphPane({
   getState: store.getState,
   restoreOverlay: () => editorStatus.render(store.getState()),
   onLaidOut: timings.laidOut,
-  onDrawn: timings.drawn,
+  onDrawn: (ms) => {
+    timings.drawn(ms);
+    firstDrawn();
+  },
 });
 
 // ---- stage 3: effects ----

@@ -3,9 +3,9 @@
 // Contract: installExport({store, graphView, notice}) wires #export-json (downloads fusion-plan.json, the
 // planner's result as returned; nothing without a plan), #export-png (downloads fusion-graph.png,
 // graphView.png()) and #export-markdown (copies present/plan-markdown.js's table and says so in a notice;
-// nothing without a plan); each closes the menu. Browser-only; shown by tests/browser/page-export.test.mjs.
+// nothing without a plan); each closes the menu. The Markdown writer is loaded on first use (the item is
+// aria-busy meanwhile). Browser-only; shown by tests/browser/page-export.test.mjs.
 
-import { planMarkdown } from '../../present/plan-markdown.js';
 import { $ } from '../../views/dom.js';
 import { copyText, download } from './copy-save.js';
 
@@ -26,11 +26,20 @@ export function installExport({ store, graphView, notice }) {
   $('export-markdown').addEventListener('click', async () => {
     const { graph, plan } = store.getState();
     closeExport();
-    if (plan)
+    if (!plan) return;
+    const item = $('export-markdown');
+    item.setAttribute('aria-busy', 'true');
+    try {
+      const { planMarkdown } = await import('../../present/plan-markdown.js');
       notice(
         (await copyText(planMarkdown(graph, plan)))
           ? 'The plan is on the clipboard as a Markdown table.'
           : 'Copying failed.',
       );
+    } catch (e) {
+      notice(`The Markdown export could not load (${e?.message ?? e}).`, 'error');
+    } finally {
+      item.removeAttribute('aria-busy');
+    }
   });
 }
