@@ -119,7 +119,6 @@ class PriorityFusion {
     reduction_.assign(n, -1);
     elementwise_.assign(n, 0);
     content_.assign(n, 0);
-    input_mark_.assign(n, 0);
     terms_.resize(n);
     position_.assign(n, 0);
     refusal_.assign(n, {});
@@ -226,23 +225,18 @@ class PriorityFusion {
     if (saturated) count_input_bytes(c);
   }
 
-  // Marks P's inputs (for fused_time), once per priority computation that needs it.
-  void mark_inputs(OpId p) {
-    if (marked_ == p) return;
-    marked_ = p;
-    if (++mark_stamp_ == 0) std::fill(input_mark_.begin(), input_mark_.end(), 0), mark_stamp_ = 1;
-    for (OpId i : inputs_[p]) input_mark_[i] = mark_stamp_;
-  }
-
   // The consumer's kernel time with P fused in, and its operand count: C's inputs without P, plus P's inputs
-  // that C does not read yet. Walks C's inputs once against P's marked ones (both input byte sums are kept).
+  // that C does not read yet. One merge of the two sorted input lists (both input byte sums are kept).
   std::pair<double, std::int64_t> fused_time(OpId c, OpId p) const {
-    bool reads_p = false;
+    const auto& a = inputs_[c];
+    const auto& b = inputs_[p];
+    const bool reads_p = std::binary_search(a.begin(), a.end(), p);
     std::uint64_t shared = 0;
     std::int64_t both = 0;
-    for (OpId i : inputs_[c]) {
-      reads_p = reads_p || i == p;
-      if (input_mark_[i] == mark_stamp_) shared += bytes(i), ++both;
+    for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+      if (a[i] < b[j]) ++i;
+      else if (b[j] < a[i]) ++j;
+      else shared += bytes(a[i]), ++both, ++i, ++j;
     }
     const std::uint64_t total = detail::saturating_add(
         detail::saturating_add(bytes(c), input_bytes_[c] - (reads_p ? bytes(p) : 0)), input_bytes_[p] - shared);
@@ -290,7 +284,6 @@ class PriorityFusion {
   Term term(OpId p, OpId c) {
     Term t{c, content_[c], content_[p], consumer_refusal(p, c), 0, 0, 0};
     if (t.refusal != EdgeReason::none) return t;
-    mark_inputs(p);
     const auto [time, operands] = fused_time(c, p);
     t.operands = operands;
     t.unfused = time_of(c);
@@ -383,7 +376,6 @@ class PriorityFusion {
     for (OpId c : consumers) {
       absorb_inputs(c, p);
       ++content_[c];
-      if (marked_ == c) marked_ = -1;
       vector_flops_[c] += vector_flops_[p];
       matrix_flops_[c] += matrix_flops_[p];
       size_[c] += size_[p];
@@ -487,9 +479,6 @@ class PriorityFusion {
   std::vector<std::int64_t> position_;        // per op: place in the topological order
   std::vector<Refusal> refusal_;
   std::vector<std::uint32_t> touched_;
-  std::vector<std::uint32_t> input_mark_;  // per op: mark_stamp_ when it is an input of marked_
-  std::uint32_t mark_stamp_ = 0;
-  OpId marked_ = -1;                       // whose inputs carry the current stamp
   std::uint32_t mark_ = 0;
 };
 
