@@ -29,7 +29,7 @@
 // answered). Then the planner alone, through the page's client: a re-plan of the graph the worker keeps
 // (graph-cache.js) against one that reads the text again (a changed text), median of 30. Writes
 // build/page-dims.json. A benchmark, not a test: nothing fails on a slow machine (the load average is printed).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { openSite, openPage, waitForPlan, root } from '../tests/browser/page-helpers.mjs';
 import { transformerWithNames } from '../tests/browser/dims-graphs.mjs';
@@ -142,7 +142,7 @@ async function dragWithMouse(page) {
 }
 
 // The fastest a drag can ask: an input event at every frame, positions sweeping back and forth.
-async function dragByFrames(page) {
+async function dragByFrames(page, seconds = SECONDS) {
   await record(page);
   return page.evaluate(
     (seconds) =>
@@ -163,7 +163,7 @@ async function dragByFrames(page) {
         };
         requestAnimationFrame(step);
       }),
-    SECONDS,
+    seconds,
   );
 }
 
@@ -182,6 +182,49 @@ const zoomIn = (page) =>
       return q.x > v.x1 && q.x < v.x2 && q.y > v.y1 && q.y < v.y2;
     }).length;
   });
+
+// CPU time per complete update, from a Chrome trace of a drag by frames: the thread time of every top-level
+// task, on the page's main thread, on the planner's worker and on every thread of the browser (compositing,
+// raster, the GPU process's software drawing). Unlike updates per second, this hardly depends on what else the
+// machine runs: with the main thread's time t per update, one free core could do 1000 / t updates a second.
+async function cpuPerUpdate(page, browser) {
+  const path = root('build/page-dims-trace.json');
+  await browser.startTracing(page, {
+    path,
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
+  });
+  const ms = await dragByFrames(page, 3);
+  await browser.stopTracing();
+  const { complete } = await page.evaluate(() => {
+    window.benchDims.on = false;
+    return window.benchDims;
+  });
+  const events = JSON.parse(readFileSync(path, 'utf8'));
+  rmSync(path);
+  const list = events.traceEvents ?? events;
+  const names = new Map(
+    list.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]),
+  );
+  const cpu = new Map(); // thread → thread-time ms of its top-level tasks
+  const end = new Map();
+  for (const e of list.filter((x) => x.ph === 'X' && x.name === 'RunTask').sort((a, b) => a.ts - b.ts)) {
+    const key = `${e.pid}:${e.tid}`;
+    if (e.ts < (end.get(key) ?? 0)) continue; // a task run inside another
+    end.set(key, e.ts + e.dur);
+    cpu.set(key, (cpu.get(key) ?? 0) + (e.tdur ?? 0) / 1000);
+  }
+  const busiest = (name) => Math.max(0, ...[...cpu].filter(([k]) => names.get(k) === name).map(([, v]) => v));
+  const n = complete.length;
+  const per = (v) => +(v / n).toFixed(2);
+  const all = [...cpu.values()].reduce((a, b) => a + b, 0);
+  return {
+    seconds: +(ms / 1000).toFixed(1),
+    completeUpdates: n,
+    mainThreadMs: per(busiest('CrRendererMain')),
+    plannerWorkerMs: per(busiest('DedicatedWorker thread')),
+    allThreadsMs: per(all),
+  };
+}
 
 // The planner alone, through the page's client: the kept graph re-planned vs a text read again.
 const plannerOnly = (page, text) =>
@@ -226,6 +269,11 @@ try {
     await settle(page);
     out.drags.push(await figures(page, way, ms));
     await page.waitForTimeout(500);
+    if (way === 'frames') {
+      out.cpu = await cpuPerUpdate(page, site.browser);
+      await settle(page);
+      await page.waitForTimeout(500);
+    }
   }
   out.planner = await plannerOnly(page, text);
   await page.context().close();
@@ -235,6 +283,12 @@ try {
 console.log(`dragging the seq slider of a ${OPS}-op transformer stack in headless Chromium (${load})`);
 console.table(out.drags);
 console.log(`(at 100%, ${out.boxesInViewAt100} collapsed kernels are in view)`);
+console.log(
+  `\nCPU time per complete update (a traced ${out.cpu.seconds} s drag by frames, the whole graph in view, ` +
+    `${out.cpu.completeUpdates} updates): page main thread ${out.cpu.mainThreadMs} ms, planner worker ` +
+    `${out.cpu.plannerWorkerMs} ms, all threads of the browser ${out.cpu.allThreadsMs} ms — so one free core ` +
+    `could run the page's part ${Math.round(1000 / out.cpu.mainThreadMs)} times a second`,
+);
 console.log("\nthe planner alone through the page's client (median of 30 round trips, ms):");
 console.table([out.planner]);
 // The frames ways ask at every frame, so their rates are what the page can do; the mouse way's rate is bounded

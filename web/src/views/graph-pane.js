@@ -64,8 +64,7 @@ export function createGraphPane({
       draw(state);
       return;
     }
-    renderHeatLegend(legend, vm.heat);
-    graphView.setSelection(state.selection);
+    renderHeatLegend(legend, vm.heat); // (the selection stays marked: render marks a new one at once)
     shownPlan = last.plan;
     document.body.dataset.planShown = String((Number(document.body.dataset.planShown) || 0) + 1);
   }

@@ -318,8 +318,10 @@ function fitBox(cy, box, margin = 30) {
 // they are shown (setColorBy): any data set on an element restyles it and redraws the whole graph.
 const UPDATED = ['text', 'w', 'h', 'color', 'heat', 'heatInk', 'tag', 'rule', 'label'];
 const HEAT = ['heat', 'heatInk'];
-const updatedKeys = (box, heat) => UPDATED.filter((k) => !(box && k === 'text') && (heat || !HEAT.includes(k)));
-const isBox = (el) => el.group === 'nodes' && el.classes.split(' ').includes('collapsed');
+const keysFor = (box, heat) => UPDATED.filter((k) => !(box && k === 'text') && (heat || !HEAT.includes(k)));
+const KEYS = [keysFor(false, false), keysFor(false, true), keysFor(true, false), keysFor(true, true)];
+const updatedKeys = (box, heat) => KEYS[2 * box + heat];
+const isBox = (el) => el.group === 'nodes' && / collapsed( |$)/.test(el.classes);
 const KEPT = ['selected', 'match', 'hover'];
 
 // Whether a new element differs from the one drawn with its id in what an update sets (keys, classes).
@@ -502,7 +504,7 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
           if (differs(drawn.els.get(el.data.id), el, keys)) refresh(cy.$id(el.data.id), el, keys);
           drawn.els.set(el.data.id, el);
         }
-        applyColors();
+        if (heat) applyColors(); // a refreshed node's classes lose 'heat'
       });
       boxLabels.flush(); // the boxes' texts reach the screen in the frame the numbers beside the graph do
       return true;
