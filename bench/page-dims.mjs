@@ -26,9 +26,11 @@
 // the one planned at the end, and how many times the worker read the graph text (1: every re-plan reused it).
 // The target is judged on complete updates per second in both frames ways (they ask faster than 30 times a
 // second; the mouse way is bounded by how fast Playwright moves the mouse, and shows that each move is
-// answered). Then the planner alone, through the page's client: a re-plan of the graph the worker keeps
-// (graph-cache.js) against one that reads the text again (a changed text), median of 30. Writes
-// build/page-dims.json. A benchmark, not a test: nothing fails on a slow machine (the load average is printed).
+// answered). After the frames way, a 3 s drag by frames under Chrome tracing gives the CPU time (thread time)
+// per complete update of the page's main thread, the planner's worker and all of the browser's threads: a
+// figure that hardly depends on the machine's load, unlike the rates. Then the planner alone, through the
+// page's client: a re-plan of the graph the worker keeps (graph-cache.js) against one that reads the text again
+// (a changed text), median of 30. Writes build/page-dims.json. A benchmark, not a test: nothing fails on a slow machine (the load average is printed).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { openSite, openPage, waitForPlan, root } from '../tests/browser/page-helpers.mjs';
