@@ -2,14 +2,16 @@
 // plan's numbers as the native CLI gives them (--strategy S), both drawings place every op at the same
 // spot, the list of differing edges is exactly the edges the two CLI plans decide differently (matmul + bias
 // + relu: TVM-style rules fuse the epilogue, XLA-style ones do not), a differing edge clicked or picked with
-// the keyboard is highlighted in both drawings, and the pair rides in the link. Screenshots go to
-// build/screenshots/compare-*.png.
+// the keyboard is highlighted in both drawings, the pair rides in the link, and with named sizes each side's
+// bytes card gives its plan's bytes formula. Screenshots go to build/screenshots/compare-*.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { planWithCli as cli } from '../wasm/native-cli.mjs';
 import { encodeState } from '../../web/src/share/url-state.js';
 import { openSite, openPage, waitForPlan, shot } from './page-helpers.mjs';
 import { EPILOGUE } from './strategy-graphs.mjs';
+import { PAIR } from './dims-graphs.mjs';
+import { bytesFormula, hasNames } from '../../web/src/present/formula.js';
 
 let site;
 before(async () => {
@@ -199,5 +201,29 @@ test('a pair the planner does not know is explained in the compare view, not dra
     await page.getByTestId('compare-right-strategy').locator('option:checked').textContent(),
     /nosuch \(unknown\)/,
   );
+  await page.context().close();
+});
+
+test('with named sizes, each side’s bytes card gives its plan’s bytes formula', { timeout: 60_000 }, async () => {
+  const page = await openPage(site, link(PAIR, ['seed', 'tvm'], { dims: { N: 64 } }));
+  await waitForCompare(page);
+  for (const [which, strategy] of [
+    ['left', 'seed'],
+    ['right', 'tvm'],
+  ]) {
+    const plan = cli(PAIR, { strategy, dims: { N: 64 } });
+    assert.ok(hasNames(plan.bytes_fused_formula), `${strategy}: a formula in N (precondition)`);
+    const line = page
+      .getByTestId(`compare-${which}`)
+      .locator('[data-metric="bytes_fused"] [data-testid="compare-formula"]');
+    assert.equal(await line.textContent(), `= ${bytesFormula(plan.bytes_fused_formula)}`, strategy);
+    assert.equal(
+      await page.getByTestId(`compare-${which}`).locator('[data-testid="compare-formula"]').count(),
+      1,
+      'only the bytes card has one',
+    );
+  }
+  await shot(page, 'compare-formulas');
+  assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -12,7 +12,8 @@ import { encodeState } from '../../web/src/share/url-state.js';
 import { bytesFormula } from '../../web/src/present/formula.js';
 import { positionOf, stepValue, scaleMax, STEPS_PER_OCTAVE } from '../../web/src/present/size-scale.js';
 import { openSite, openPage, waitForPlan, shownNumbers, editorText, shot, root } from './page-helpers.mjs';
-import { PAIR, SCALED } from './dims-graphs.mjs';
+import { PAIR, SCALED, transformerWithNames } from './dims-graphs.mjs';
+import { formatBytes } from '../../web/src/present/format.js';
 
 let site;
 before(async () => {
@@ -161,6 +162,83 @@ test(
     await page.keyboard.press('Enter');
     await plannedAt(page, 'N', 8);
     assert.equal((await assertNumbersAt(page, PAIR, { N: 8 })).kernels_fused, 1);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  },
+);
+
+test(
+  'a new size redraws the collapsed kernels’ byte labels in place, and the PNG export carries them',
+  { timeout: 120_000 },
+  async () => {
+    const text = transformerWithNames(500); // past 300 ops: its fusion groups are drawn collapsed
+    const page = await openPage(site, link(text));
+    await waitForPlan(page, 1, 60_000);
+    await plannedAt(page, 'seq', 512);
+    // The byte line of each collapsed box, and what the plan on screen says it should be.
+    const boxes = () =>
+      page.evaluate(() => {
+        const { graphView, store } = window.fusionPlayground;
+        const { plan } = store.getState();
+        return graphView.cy.nodes('.collapsed').map((b) => {
+          const g = plan.groups.find((x) => x.id === b.data('group'));
+          return { id: b.id(), line: graphView.boxText(b.id())?.[2], read: g.bytes_read, written: g.bytes_written };
+        });
+      });
+    const expected = (b) => `reads ${formatBytes(b.read)} · writes ${formatBytes(b.written)}`;
+    const before = await boxes();
+    assert.ok(before.length >= 10, `${before.length} collapsed kernels`);
+    for (const b of before) assert.equal(b.line, expected(b), b.id);
+    // Mark the drawing: the same Cytoscape elements at the same places must carry the new numbers.
+    const drawing = () =>
+      page.evaluate(() =>
+        window.fusionPlayground.graphView.cy.nodes().map((n) => `${n.id()}@${n.position('x')},${n.position('y')}`),
+      );
+    const placed = await drawing();
+    await page.evaluate(() => {
+      window.firstBox = window.fusionPlayground.graphView.cy.nodes('.collapsed')[0];
+    });
+
+    await page.getByTestId('dim-value-seq').fill('1024');
+    await page.getByTestId('dim-value-seq').press('Enter');
+    await plannedAt(page, 'seq', 1024);
+    await page.waitForFunction(
+      () => window.fusionPlayground.graphPlan() === window.fusionPlayground.store.getState().plan,
+    );
+    const after = await boxes();
+    for (const b of after) assert.equal(b.line, expected(b), b.id);
+    assert.ok(
+      after.some((b, k) => b.line !== before[k].line),
+      'the byte labels changed with seq',
+    );
+    assert.deepEqual(await drawing(), placed, 'no new layout: every box where it was');
+    assert.ok(
+      await page.evaluate(() => window.firstBox === window.fusionPlayground.graphView.cy.nodes('.collapsed')[0]),
+      'the same elements, redrawn in place',
+    );
+    await shot(page, 'dims-collapsed');
+
+    // The export draws the boxes' texts itself: dark text pixels inside the first collapsed box of the PNG.
+    const ink = await page.evaluate(async () => {
+      const { cy, png } = window.fusionPlayground.graphView;
+      const box = cy.nodes('.collapsed')[0];
+      const bb = cy.elements().boundingBox();
+      const image = await createImageBitmap(await png());
+      const canvas = new OffscreenCanvas(image.width, image.height);
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(image, 0, 0);
+      const scale = image.width / bb.w;
+      const p = box.position();
+      const [w, h] = [box.data('w') * 0.8 * scale, box.data('h') * 0.7 * scale];
+      const x = (p.x - bb.x1) * scale - w / 2;
+      const y = (p.y - bb.y1) * scale - h / 2;
+      const { data } = ctx.getImageData(Math.round(x), Math.round(y), Math.round(w), Math.round(h));
+      let dark = 0;
+      for (let k = 0; k < data.length; k += 4) if (data[k] + data[k + 1] + data[k + 2] < 240) dark += 1;
+      return { dark, print: cy.nodes('.print').length };
+    });
+    assert.ok(ink.dark > 50, `text drawn in the exported box (${ink.dark} dark pixels)`);
+    assert.equal(ink.print, 0, 'the export leaves the drawing on screen as it was');
     assert.deepEqual(page.problems, []);
     await page.context().close();
   },

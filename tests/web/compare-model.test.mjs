@@ -39,6 +39,13 @@ test('number rows copy both plans’ values and the unfused value, and mark the 
   assert.equal(byKey.speedup_estimate.unfused, null);
 });
 
+test('the bytes row carries each plan’s bytes formula (named dimensions), null where a plan has none', () => {
+  const rows = compareNumbers(plan({ bytes_fused_formula: '6144*N + 3072' }), plan({ bytes_fused_formula: '9216*N' }));
+  assert.deepEqual(rows.find((r) => r.key === 'bytes_fused').formulas, { left: '6144*N + 3072', right: '9216*N' });
+  assert.deepEqual(compareNumbers(plan({}), plan({}))[0].formulas, { left: null, right: null });
+  assert.equal(rows.filter((r) => r.formulas).length, 1, 'only bytes have formulas');
+});
+
 test('a difference the page would not show (same once formatted) calls neither side better', () => {
   const rows = compareNumbers(plan({ time_fused_us: 11.6012 }), plan({ time_fused_us: 11.6049, bytes_fused: 61 }));
   assert.equal(rows.find((r) => r.key === 'time_fused_us').better, null, '11.6 µs both');

@@ -14,7 +14,7 @@ import {
   sweepOptions,
   withDim,
 } from '../../web/src/state/dims.js';
-import { initialState, reduce } from '../../web/src/state/events.js';
+import { initialState, isStale, reduce } from '../../web/src/state/events.js';
 import { loadDraft, saveDraft } from '../../web/src/state/drafts.js';
 import { decodeState, encodeState } from '../../web/src/share/url-state.js';
 import { DEFAULT_OPTIONS } from '../../web/src/state/options.js';
@@ -108,6 +108,31 @@ test('set-dim: one undo entry per drag; load-example drops the values; a plan of
   assert.equal(s.plan.dims.N, 65);
   s = reduce(s, { type: 'load-example', id: 'b' }, ctx);
   assert.ok(!('dims' in s.options), 'a new graph brings its own defaults');
+});
+
+test('while a slider is dragged, an answer for a size it has passed is shown (stale) until the newest one', () => {
+  const ctx = { examples: { a: '{"dims": {"N": 8}, "ops": []}' } };
+  const at = (n) => ({ ok: true, dims: { N: n } });
+  const answer = (s, n, result = at(n), extra = {}) =>
+    reduce(s, { type: 'plan-result', text: s.text, options: { ...s.options, dims: { N: n } }, result, ...extra }, ctx);
+  let s = reduce(initialState(), { type: 'load-example', id: 'a' }, ctx);
+  s = reduce(s, { type: 'plan-result', text: s.text, options: s.options, result: at(8) }, ctx);
+  for (const v of [9, 10, 11]) s = reduce(s, { type: 'set-dim', name: 'N', value: v }, ctx);
+  s = answer(s, 9);
+  assert.equal(s.plan.dims.N, 9, 'the answer for N = 9 is shown while the slider is at 11');
+  assert.equal(isStale(s), true, 'and the plan on screen says it is not the one asked for last');
+  assert.equal(answer(s, 10, { ok: false, error: { code: 'byte_overflow' } }), s, 'a failed one is not shown');
+  assert.equal(answer(s, 10, at(10), { text: 'other' }), s, 'nor one for another text');
+  const strategy = reduce(
+    s,
+    { type: 'plan-result', text: s.text, options: { ...s.options, strategy: 'xla', dims: { N: 10 } }, result: at(10) },
+    ctx,
+  );
+  assert.equal(strategy, s, 'nor one for other options');
+  s = answer(s, 11);
+  assert.equal(s.plan.dims.N, 11);
+  assert.equal(isStale(s), false, 'the slider’s last position is planned');
+  assert.equal(answer(s, 10), s, 'an older answer never replaces the current plan');
 });
 
 test('sweep-result is kept for the current text only; set-sweep-dim picks the chart name', () => {

@@ -37,13 +37,14 @@ test('the same text is read once and re-planned with new sizes; the answers are 
   }
   assert.equal(calls.load, 1);
   assert.deepEqual(cache.counts, { loads: 1, reused: 3 });
+  assert.equal(cache.planText(SCALED, { dims: { N: 9 } }), fusion.planText(SCALED, { dims: { N: 9 } }), 'as text');
   const spec = { dim: 'N', from: 1, to: 64 };
   assert.deepEqual(cache.sweep(SCALED, {}, spec), fusion.sweep(SCALED, {}, spec));
   assert.deepEqual(cache.planMany(SCALED, [{ strategy: 'xla' }, { strategy: 'tvm' }]), [
     fusion.plan(SCALED, { strategy: 'xla' }),
     fusion.plan(SCALED, { strategy: 'tvm' }),
   ]);
-  assert.equal(calls.load, 1, 'sweeps and compare plans reuse it too');
+  assert.equal(calls.load, 1, 'sweeps, plans as text and compare plans reuse it too');
   cache.plan(PAIR, {});
   assert.equal(calls.load, 2, 'a new text is read');
   assert.equal(calls.release, 1, 'and the old graph released');
@@ -57,9 +58,11 @@ test('failures are the planner’s answers on the text, and the loaded graph is 
     const answer = cache.plan(SCALED, options);
     assert.equal(answer.ok, false);
     assert.deepEqual(answer, fusion.plan(SCALED, options), JSON.stringify(options));
+    assert.equal(cache.planText(SCALED, options), fusion.planText(SCALED, options), 'as text too');
   }
   const broken = '{"ops": [';
   assert.deepEqual(cache.plan(broken, {}), fusion.plan(broken, {}));
+  assert.equal(cache.planText(broken, {}), fusion.planText(broken, {}));
   const unbound = SCALED.replace('"dims": {"N": 8}, ', '');
   assert.equal(cache.plan(unbound, {}).error.code, 'unbound_dim');
   assert.equal(cache.plan(unbound, { dims: { N: 3 } }).dims.N, 3, 'the options give the missing value');

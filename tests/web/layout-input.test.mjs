@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import ELK from 'elkjs/lib/elk.bundled.js';
-import { buildElkGraph, readLayout, edgeShape, nodeSize } from '../../web/src/layout/layout-input.js';
+import { boxOf, buildElkGraph, readLayout, edgeShape, nodeSize } from '../../web/src/layout/layout-input.js';
 
 // Two fused ops in kernel 1, a source and a barrier as singletons.
 const VM = {
@@ -44,6 +44,21 @@ test('multi-op groups become compound nodes; singletons stay plain nodes; edges 
 test('node boxes grow with their labels, within limits', () => {
   assert.ok(nodeSize('a_much_longer_name').width > nodeSize('x').width);
   assert.ok(nodeSize('x'.repeat(200)).width <= 260);
+});
+
+test('a collapsed group’s box keeps its size whatever its bytes (a size slider moves only the numbers)', () => {
+  const box = (bytesRead, bytesWritten) =>
+    boxOf({ collapsed: true, label: '▸ kernel 7 · 2 ops', sub: 'a … b', bytesRead, bytesWritten });
+  const sizes = [
+    [12, 16],
+    [1023, 1024],
+    [768 * 1024, 1.5 * 2 ** 20],
+    [100 * 2 ** 30, 1000 * 2 ** 20],
+  ].map(([r, w]) => box(r, w));
+  for (const s of sizes) assert.deepEqual(s, sizes[0]);
+  assert.ok(sizes[0].height > nodeSize('x').height, 'taller by its bytes line');
+  const op = (name) => boxOf({ label: name, kind: 'add', shape: [4] });
+  assert.ok(op('a_much_longer_name').width > op('x').width, 'an op box still fits its label');
 });
 
 test('ELK output reads back as absolute centres, grouped ops inside their group, routes ending at their nodes', async () => {

@@ -1,9 +1,14 @@
-// words.test.mjs — what people read: reasons in plain words, numbers formatted (not computed), Markdown export.
+// words.test.mjs — what people read: reasons in plain words, numbers formatted (not computed), Markdown export
+// (with the planner's byte formulas for a plan with named sizes).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { explainReason, shortReason, isBlocked, REASON_CODES } from '../../web/src/present/reasons.js';
 import { formatBytes, exactBytes, formatSpeedup, formatShape, formatTime } from '../../web/src/present/format.js';
 import { planMarkdown } from '../../web/src/present/plan-markdown.js';
+import { bytesFormula, hasNames } from '../../web/src/present/formula.js';
+import { parseGraphText } from '../../web/src/graph/graph-text.js';
+import { loadFusion } from '../../wasm/fusion.mjs';
+import { SCALED } from '../browser/dims-graphs.mjs';
 
 test('every reason code of the planner has its own plain-words explanation', () => {
   const seen = new Set();
@@ -79,6 +84,41 @@ test('the Markdown table lists every group with the planner’s numbers', () => 
   assert.match(md, /48 B → 32 B moved \(1\.50×\), kernels 2 → 2/);
   assert.match(md, /\| 1 \| `a\\\|b` \| `x` \| `a\\\|b` \| 16 \| 16 \|/);
   assert.equal(md.trim().split('\n').length, 6);
+});
+
+test('a plan with named sizes says them and gives the planner’s byte formulas, in the totals and per group', async () => {
+  const fusion = await loadFusion();
+  const plan = fusion.plan(SCALED, { dims: { N: 64 } });
+  const { graph } = parseGraphText(SCALED);
+  assert.ok(hasNames(plan.bytes_fused_formula), 'the planner gives formulas in N (precondition)');
+  const md = planMarkdown(graph, plan);
+  const lines = md.trim().split('\n');
+  assert.equal(lines[2], 'At N = 64.');
+  assert.equal(
+    lines[3],
+    `Bytes as a function of size: unfused ${bytesFormula(plan.bytes_unfused_formula)}; ` +
+      `fused ${bytesFormula(plan.bytes_fused_formula)}; saved by fusing ${bytesFormula(plan.bytes_saved_formula)}.`,
+  );
+  assert.match(lines[5], /\| read, as a formula \| written, as a formula \|$/);
+  const rows = lines.slice(7);
+  assert.equal(rows.length, plan.groups.length);
+  plan.groups.forEach((g, k) => {
+    const cells = rows[k].split(' | ');
+    const [read, written] = [g.bytes_read_formula, g.bytes_written_formula].map((f) =>
+      hasNames(f) ? bytesFormula(f) : '–',
+    );
+    assert.deepEqual(cells.slice(-2), [read, `${written} |`], `group ${g.id}`);
+  });
+  assert.ok(
+    rows.some((r) => r.includes('·N')),
+    'some group’s bytes depend on N',
+  );
+  const numbers = SCALED.replace('"dims": {"N": 8}, ', '').replaceAll('"N"', '64');
+  const plainPlan = fusion.plan(numbers, {});
+  assert.equal(plainPlan.ok, true, 'the same graph with numbers written in plans (precondition)');
+  const plain = planMarkdown(parseGraphText(numbers).graph, plainPlan);
+  assert.doesNotMatch(plain, /formula|At /, 'a plan without names has neither');
+  assert.equal(plain.trim().split('\n').length, 4 + plainPlan.groups.length);
 });
 
 test('reasons that follow from the op kinds are plain; a rule’s block is drawn as blocked', () => {

@@ -4,8 +4,8 @@
 // height, as elk.aspectRatio, which ELK's packing and the fallback layout's folding aim for): multi-op groups are compound nodes
 // holding their ops, all edges sit at the root with hierarchyHandling INCLUDE_CHILDREN; node sizes come from
 // boxOf(node) (nodeSize of its nodeLines; a collapsed group node of collapse.js is one plain node, taller by
-// its bytes line). Above LARGE_GRAPH ops the graph is laid out flat (no compound nodes: the hierarchical
-// crossing minimization is the slow part) with fast settings; Cytoscape still draws each group as a cluster
+// its bytes line, counted at its widest so the box does not change with the sizes bound). Above LARGE_GRAPH
+// ops the graph is laid out flat (no compound nodes: the hierarchical crossing minimization is the slow part) with fast settings; Cytoscape still draws each group as a cluster
 // around its members, which a layered layout keeps adjacent (measured on 1,000 ops: about 2x faster warm,
 // about 1/4 less cold; see docs/playground.md). readLayout(elkResult) → {positions: {id: {x, y}} centre positions in one absolute frame
 // (what Cytoscape's preset layout wants), routes: {edgeId: [{x, y}, …]} each edge's orthogonal polyline from
@@ -38,9 +38,15 @@ export function nodeLines(n) {
   return lines;
 }
 
-// The box of a drawn node: nodeSize of its lines, taller by a line per extra line.
+// The widest a formatted byte count gets (format.js formatBytes: "1023 B", "1024 KiB", "10.0 MiB").
+const WIDEST_BYTES = '0000 KiB';
+
+// The box of a drawn node: nodeSize of its lines, taller by a line per extra line. A collapsed group's bytes
+// line counts at its widest, so its box keeps its size whatever the sizes bound (a slider moves the numbers,
+// never the boxes).
 export function boxOf(n) {
   const [label, ...rest] = nodeLines(n);
+  if (n.collapsed) rest[rest.length - 1] = `reads ${WIDEST_BYTES} · writes ${WIDEST_BYTES}`;
   const size = nodeSize(
     label,
     rest.reduce((a, b) => (b.length > a.length ? b : a), ''),

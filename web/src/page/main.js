@@ -162,7 +162,7 @@ links.openFirst();
 const fileOpen = installFileOpen({ store, dispatch, editable });
 const largeGraph = installLargeGraph({ store, dispatch, graphView });
 
-// For tests and the timing note: the store and the timings (read-only use).
+// For tests, the timing note and bench/: the store, the timings, the plan the graph draws (read-only use).
 window.fusionPlayground = {
   store,
   timings: timings.values,
@@ -170,6 +170,7 @@ window.fusionPlayground = {
   graphView,
   planner,
   screenPosition: (op) => graphView.screenPosition(op),
+  graphPlan: () => graphPane.shownPlan(),
   imports: fileOpen.timings,
   compare: compareView,
   layoutGraph,

@@ -1,7 +1,8 @@
 // graph-cache.js — plans, and sweeps, a graph text without reading it again while the text stays the same.
 //
 // Contract: createGraphCache(fusion) over the value API of wasm/fusion.mjs → {plan(text, options),
-// planMany(text, [options…]), sweep(text, options, spec), counts}. The first call for a text reads it once
+// planText(text, options), planMany(text, [options…]), sweep(text, options, spec), counts}; planText is plan's
+// answer as the planner's JSON text. The first call for a text reads it once
 // (fusion.loadGraph) and releases the graph read for the previous text; later calls with the same text
 // re-plan that graph with the new options (new dimension values, a strategy …), which is what keeps dragging
 // a size slider quick. Every answer is exactly the planner's: when the text cannot be loaded, or a loaded
@@ -38,10 +39,10 @@ export function createGraphCache(fusion) {
   }
 
   // A loaded graph's answer, or the planner's answer on the text when the loaded one failed.
-  function answer(t, viaLoaded, viaText) {
+  function answer(t, viaLoaded, viaText, ok = (result) => result?.ok) {
     const graph = graphFor(t);
     const result = graph ? viaLoaded(graph) : null;
-    if (result?.ok) return result;
+    if (ok(result)) return result;
     if (graph) forget();
     return viaText();
   }
@@ -53,6 +54,16 @@ export function createGraphCache(fusion) {
         t,
         (g) => g.plan(options),
         () => fusion.plan(t, options),
+      ),
+    // The same answer as JSON text, as the planner writes it (which is what a worker sends on: a string crosses
+    // to the page much faster than the object). The planner writes "ok" first, so an answer that planned starts
+    // with {"ok":true; anything else counts as a failure (and is answered on the text).
+    planText: (t, options) =>
+      answer(
+        t,
+        (g) => g.planText(options),
+        () => fusion.planText(t, options),
+        (text) => typeof text === 'string' && text.startsWith('{"ok":true'),
       ),
     planMany: (t, list) =>
       list.map((options) =>

@@ -16,7 +16,8 @@
 // `where` ('worker' | 'main'). ran = {worker, main} counts the requests answered in each place as the answers
 // say (the worker names its scope in each reply), so a test can show that a plan was made off the main thread.
 // With `load` (a function resolving to the API of wasm/fusion.mjs, as in Node tests) it runs on the main
-// thread. plan() resolves to the planner's result exactly as returned (never recomputed); a load failure
+// thread. plan() resolves to the planner's result exactly as returned (never recomputed; from a worker it comes
+// as the planner's JSON text, parsed here); a load failure
 // resolves to {ok:false, error:{code:'load_failed', message}, errors:[…]}. Requests are answered in order.
 // Timing is measured by the caller. Shown by tests/browser/page-worker.test.mjs, page-dims.test.mjs and
 // tests/web/graph-cache.test.mjs.
@@ -68,6 +69,9 @@ function mainThreadPlanner(load) {
 function workerPlanner() {
   let fallback = null;
   const onMain = () => (fallback ??= mainThreadPlanner(defaultLoad));
+  // The worker keeps the text it was sent last, so a request with the same text (a size slider dragged) leaves
+  // it out: a big graph's text is not copied to the worker again for every plan.
+  let sent = null;
   let catalog = fromModule(null);
   let started;
   const ready0 = new Promise((resolve, reject) => {
@@ -92,6 +96,7 @@ function workerPlanner() {
       } else if (data?.type === 'failed') started.reject(data.error);
     },
     onCrash: (e) => {
+      sent = null;
       started.reject(new Error(e?.message || 'the planner worker stopped'));
       onMain();
     },
@@ -107,12 +112,15 @@ function workerPlanner() {
   // The reply says where the plan was made (the worker names its scope), and ran counts it there.
   const ask = async (request, lost) => {
     await ready.catch(() => {});
-    const reply = await rpc.call(request, {
+    const toWorker = rpc.where() === 'worker';
+    const same = toWorker && request.text === sent;
+    sent = toWorker ? request.text : null;
+    const reply = await rpc.call(same ? { ...request, text: undefined } : request, {
       lost: (message) => ({ result: lost(loadFailed(new Error(message))), where: null }),
     });
     if (reply.where in ran) ran[reply.where] += 1;
     Object.assign(reads, reply.counts ?? (reply.where === 'main' ? fallback.reads : {}));
-    return reply.result;
+    return reply.resultText === undefined ? reply.result : JSON.parse(reply.resultText);
   };
   return {
     get where() {

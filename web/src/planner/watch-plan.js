@@ -33,9 +33,9 @@ export function watchPlan(
   });
   return store.subscribe((state, prev, event) => {
     const { text, options } = state;
-    const key = JSON.stringify([text, options]);
-    if (key === requested) return;
-    requested = key;
+    const key = JSON.stringify(options); // the text is compared as it is (a big graph's text is long)
+    if (text === requested?.text && key === requested.key) return;
+    requested = { text, key };
     if (EDITS.includes(event?.type)) onEdit();
     clearTimeout(timer);
     timer = setTimeout(() => queue.push({ text, options }), event?.type === 'set-text' ? debounceMs : 0);

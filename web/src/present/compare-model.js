@@ -3,9 +3,10 @@
 // Contract (pure, no DOM; nothing here plans — both plans come from the planner):
 //   defaultPair(strategy) → [left, right]: seed against the chosen strategy, or xla against tvm when the
 //     chosen one is seed.
-//   compareNumbers(left, right) → rows [{key, label, short, hint, unit, unfused, left, right, better}] for bytes, time,
-//     kernels and both speedups: values copied from the two plans (unfused: the value before fusion, the same
-//     in both plans, null for ratios); better: 'left' | 'right' | null — lower wins except for speedups, and
+//   compareNumbers(left, right) → rows [{key, label, short, hint, unit, unfused, left, right, better, formulas?}]
+//     for bytes, time, kernels and both speedups: values copied from the two plans (unfused: the value before
+//     fusion, the same in both plans, null for ratios; formulas: for bytes, each plan's bytes_fused_formula, its
+//     bytes as a formula in the graph's named dimensions, docs/design.md §16, or null); better: 'left' | 'right' | null — lower wins except for speedups, and
 //     null when either is missing or both read the same once formatted (format.js), so the page never calls
 //     one side better on a difference it does not show.
 //   layoutModel(vm) → the view model without clusters (every op at the top level), so one ELK layout places
@@ -26,6 +27,7 @@ const METRICS = [
   {
     key: 'bytes_fused',
     unfusedKey: 'bytes_unfused',
+    formulaKey: 'bytes_fused_formula',
     label: 'Bytes moved',
     unit: 'bytes',
     lowerWins: true,
@@ -66,7 +68,7 @@ function better(a, b, lowerWins, unit) {
 }
 
 export function compareNumbers(left, right) {
-  return METRICS.map(({ key, unfusedKey, label, short = label, hint, unit, lowerWins }) => {
+  return METRICS.map(({ key, unfusedKey, formulaKey, label, short = label, hint, unit, lowerWins }) => {
     const a = num(left?.[key]);
     const b = num(right?.[key]);
     return {
@@ -79,6 +81,7 @@ export function compareNumbers(left, right) {
       left: a,
       right: b,
       better: better(a, b, lowerWins, unit),
+      ...(formulaKey ? { formulas: { left: left?.[formulaKey] ?? null, right: right?.[formulaKey] ?? null } } : {}),
     };
   });
 }

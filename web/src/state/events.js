@@ -19,7 +19,8 @@
 //   {type:'expand', group, open}                        open or close fusion group k (or 'all') in the graph
 //   {type:'set-color-by', value}                        colour ops by 'group' (kernel) or 'bytes' moved
 //   {type:'undo'} | {type:'redo'}                       graph edits, examples, options (typing coalesced)
-//   {type:'plan-result', text, options, result}         the planner answered (stale answers are ignored)
+//   {type:'plan-result', text, options, result}         the planner answered (stale answers are ignored, but an
+//                                                       answer for sizes a dragged slider has passed is shown)
 //   {type:'compare-result', text, options, pair, results} both plans of the compare view ([A's, B's])
 //   {type:'notice', level, message} | {type:'dismiss-notice'}
 // State: {example, text, options, graph, graphText, plan, error, planned, selection, colorBy, notice, past,
@@ -235,7 +236,9 @@ function step(state, event, ctx) {
     }
     case 'plan-result': {
       const { text, options, result } = event;
-      if (text !== state.text || JSON.stringify(options) !== JSON.stringify(state.options)) return state;
+      if (text !== state.text) return state;
+      if (JSON.stringify(options) !== JSON.stringify(state.options) && !passedSize(state, options, result))
+        return state;
       const planned = { text, options };
       if (!result.ok) return { ...state, error: result, planned };
       if (text === state.graphText) return { ...state, plan: result, error: null, planned };
@@ -250,6 +253,22 @@ function step(state, event, ctx) {
     default:
       throw new Error(`unknown event ${event.type}`);
   }
+}
+
+// Whether a plan answered for other sizes than the current ones is still shown: it planned, for the graph on
+// screen, with the same options but its sizes (a slider dragged past them), and the plan on screen is older
+// still. A drag then shows every answer the planner gives, not only those that arrive before the slider moves
+// again; the state stays stale (isStale) until the answer for the slider's last position is in.
+function passedSize(state, options, result) {
+  const { dims: _, ...rest } = options ?? {};
+  const { dims: __, ...now } = state.options;
+  return (
+    result.ok &&
+    state.text === state.graphText &&
+    !!state.plan &&
+    isStale(state) &&
+    JSON.stringify(rest) === JSON.stringify(now)
+  );
 }
 
 export function reduce(state, event, ctx = { examples: {} }) {

@@ -5,7 +5,8 @@
 // markEdges(ids), status(text)}. draw puts vm (view-model.js) at the shared layout's positions, resolving once
 // it is all drawn; fit() then fits it to its box, zooming out as far as a large graph needs. show fills in
 // four number cards from compare-model.js rows (bytes, time, kernels: this side's value and the unfused one;
-// speedup with the bytes saved under it; a card where this side does better is marked ✓) and the list of
+// speedup with the bytes saved under it; a card where this side does better is marked ✓; the bytes card adds the
+// plan's bytes formula when it depends on a named dimension) and the list of
 // kernels with pattern labels, recomputed ops and, on a line of its own, the rule that formed each kernel
 // ("formed by: …", the plan group's `rule`) (group-rows.js). Every number is the plan's, only formatted. Clicks call onSelect({kind:'op'
 // | 'edge', id}) or onSelect(null) (clusters are not selectable here: group ids differ between plans).
@@ -17,6 +18,7 @@ import { createGraphView } from './graph-view.js';
 import { groupRows } from '../present/group-rows.js';
 import { exactBytes, formatTime } from '../present/format.js';
 import { FORMAT } from '../present/compare-model.js';
+import { bytesFormula, hasNames } from '../present/formula.js';
 
 const TITLE = { bytes: exactBytes, time: (v) => `${v} µs`, count: String, ratio: (v) => `${v}` };
 const DIFF_STYLE = { 'underlay-color': '#f5a700', 'underlay-opacity': 0.45, 'underlay-padding': 5 };
@@ -53,8 +55,19 @@ function card(row, side, under = null) {
       value === null ? '–' : fmt(value),
     ),
     h('div', { class: 'card-sub', title: row.unfused !== null ? `unfused: ${fmt(row.unfused)}` : '' }, sub),
+    formulaLine(row.formulas?.[side]),
   );
 }
+
+// A card's formula line ('= 1 800·batch·seq² + … B'), for a formula that depends on a name; else nothing.
+const formulaLine = (f) =>
+  hasNames(f)
+    ? h(
+        'div',
+        { class: 'card-formula', 'data-testid': 'compare-formula', title: `${bytesFormula(f)}: the planner's formula` },
+        `= ${bytesFormula(f)}`,
+      )
+    : null;
 
 // The four cards of a side: bytes, time, kernels, and the speedup with the bytes saved under it.
 function cards(numbers, side) {

@@ -2,20 +2,21 @@
 // view, with its bytes legend, and a note over the graph while a slow layout runs.
 //
 // Contract: createGraphPane({graphView, container, overlay, legend, layoutGraph, getState, restoreOverlay,
-// onLaidOut?, onDrawn?}) → {render(state)}. render lays out and draws present/collapse.js's drawnViewModel of
-// state.graph/plan/expanded when the plan or the open groups changed since the last render (the view is fitted
-// only for a new plan); a newer render wins over an older one still laying out. A new plan of the same graph
-// text that groups the ops as the one on screen does (a size slider moved and the grouping stayed), so draws
-// the same boxes, clusters and edges, is not laid out again: the graph view updates it in place (texts, colours),
-// unfitted, paced by what such a redraw costs (at most a quarter of the time; the latest plan is always drawn in
-// the end). The layout's direction and
-// aspect follow the container's box. After a draw: the heat legend shows the view model's bins, the current
-// selection (getState()) is marked, and the body's data-plan-shown counts up (tests and
-// page/controls/large-graph.js wait for it). Once the latest layout is in, restoreOverlay() hands the overlay
-// back to its owner (views/editor-status.js's note). onLaidOut({ms, engine, reason, nodes}) reports each
-// layout, onDrawn(ms) each draw (ms from the layout's start), for the page's timings. render also marks a
-// changed selection at once, and refits the view when the compare view closes (the pane had no size). Browser-only;
-// shown by tests/browser/page-large.test.mjs and page.test.mjs.
+// onLaidOut?, onDrawn?}) → {render(state), shownPlan()}. render lays out and draws present/collapse.js's
+// drawnViewModel of state.graph/plan/expanded when the plan or the open groups changed since the last render
+// (the view is fitted only for a new plan); a newer render wins over an older one still laying out. A new plan
+// of the same graph text that groups the ops as the one on screen does (a size slider moved and the grouping
+// stayed), so draws the same boxes, clusters and edges, is not laid out again: the graph view updates it in
+// place (texts, colours), unfitted, at the next animation frame, with the latest plan then (one redraw per frame
+// however fast plans come, and each reaches the screen beside the numbers of the same plan). The layout's
+// direction and aspect follow the container's box. After a draw: the heat legend shows the view model's bins,
+// the current selection (getState()) is marked, shownPlan() is the plan drawn, and the body's data-plan-shown
+// counts up (tests, bench/page-dims.mjs and page/controls/large-graph.js wait for it). Once the latest layout is
+// in, restoreOverlay() hands the overlay back to its owner (views/editor-status.js's note). onLaidOut({ms,
+// engine, reason, nodes}) reports each layout, onDrawn(ms) each draw (ms from the layout's start), for the
+// page's timings. render also marks a changed selection at once, and refits the view when the compare view
+// closes (the pane had no size). Browser-only; shown by tests/browser/page-large.test.mjs, page.test.mjs and
+// page-dims.test.mjs.
 
 import { drawnViewModel } from '../present/collapse.js';
 import { renderHeatLegend } from './heat-legend.js';
@@ -34,6 +35,7 @@ export function createGraphPane({
   let seq = 0;
   let last = null; // {plan, expanded, text, grouping, drawn} of the latest drawing
   let shown = { selection: undefined, compare: null };
+  let shownPlan = null; // the plan the graph on screen draws
 
   function render(state) {
     if (!state.compare && shown.compare) {
@@ -49,15 +51,12 @@ export function createGraphPane({
   // groups them the same way draws the same boxes, clusters and edges; only texts and colours differ).
   const groupingOf = (plan) => plan.groups.map((g) => `${g.ops}/${g.recomputed ?? ''}`).join(';');
 
-  // In-place redraws are paced by their own cost: after one that took t ms (the update and the frame that drew
-  // it), the next waits until 3t have passed, so the graph takes at most a quarter of the page's time while a
-  // slider is dragged (the numbers beside it follow every plan); the last plan is always drawn.
-  let nextAt = 0;
-  let later = null;
+  // In-place redraws wait for the next animation frame and draw the latest plan then: one per frame at most,
+  // however fast plans arrive, and each one reaches the screen.
+  let frame = null;
 
   function redrawInPlace() {
-    later = null;
-    const t0 = performance.now();
+    frame = null;
     const state = getState();
     const vm = drawnViewModel(state.graph, last.plan, state.expanded);
     if (!graphView.update(vm)) {
@@ -65,27 +64,18 @@ export function createGraphPane({
       draw(state);
       return;
     }
-    // The graph view draws in its next animation frame; a frame callback asked for now runs right after it.
-    requestAnimationFrame(() => {
-      const now = performance.now();
-      nextAt = now + 3 * (now - t0);
-    });
-    renderHeatLegend(legend, vm.heat);
-    graphView.setSelection(state.selection);
+    renderHeatLegend(legend, vm.heat); // (the selection stays marked: render marks a new one at once)
+    shownPlan = last.plan;
     document.body.dataset.planShown = String((Number(document.body.dataset.planShown) || 0) + 1);
   }
 
-  // Draws a new plan of the same drawing in place (now, or once the pacing allows); false when it needs a
-  // layout.
+  // Draws a new plan of the same drawing in place (at the next frame); false when it needs a layout.
   function sameDrawing(state, grouping) {
     if (!last || last.text !== state.graphText || last.expanded !== state.expanded || last.grouping !== grouping)
       return false;
     seq += 1; // a layout still running for an older plan is dropped
     last = { ...last, plan: state.plan };
-    clearTimeout(later);
-    const wait = nextAt - performance.now();
-    if (wait > 0) later = setTimeout(redrawInPlace, wait);
-    else redrawInPlace();
+    frame ??= requestAnimationFrame(redrawInPlace);
     return true;
   }
 
@@ -95,7 +85,8 @@ export function createGraphPane({
     const grouping = groupingOf(state.plan);
     if (last?.drawn && sameDrawing(state, grouping)) return;
     const fit = state.plan !== last?.plan;
-    clearTimeout(later); // an in-place redraw still waiting is for a drawing about to be replaced
+    cancelAnimationFrame(frame); // an in-place redraw still waiting is for a drawing about to be replaced
+    frame = null;
     last = { plan: state.plan, expanded: state.expanded, text: state.graphText, grouping, drawn: false };
     const vm = drawnViewModel(state.graph, state.plan, state.expanded);
     const mine = ++seq;
@@ -117,10 +108,11 @@ export function createGraphPane({
     restoreOverlay();
     if (!(await graphView.render(vm, layout, { fit })) || mine !== seq) return; // a big graph draws over several frames
     last.drawn = true;
+    shownPlan = last.plan;
     renderHeatLegend(legend, vm.heat);
     graphView.setSelection(getState().selection);
     onDrawn(performance.now() - t0);
     document.body.dataset.planShown = String((Number(document.body.dataset.planShown) || 0) + 1);
   }
-  return { render };
+  return { render, shownPlan: () => shownPlan };
 }

@@ -11,7 +11,12 @@
 // one CHUNK elements per frame) with the node positions and edge routes from layout.js; it reads nothing
 // else. update(vm) redraws a view model of the same drawing as the last one rendered (the same node, cluster
 // and edge ids) in place — texts, box sizes, colours, classes; positions, routes and the viewport stay — and
-// returns false, changing nothing, when the drawing differs (a size slider re-plans without a new layout). A
+// returns false, changing nothing, when the drawing differs (a size slider re-plans without a new layout); only
+// elements whose data or classes differ are touched, since Cytoscape restyles every element it is handed and
+// then redraws the whole graph. A collapsed box's text (its kernel's bytes, which change with the sizes) is
+// drawn by box-labels.js on a layer over the graph, so a new size redraws a few texts and leaves Cytoscape's
+// drawing alone; update draws them before it returns (boxText(id) → the lines on box id), and png() hands them
+// to Cytoscape for the picture. The bytes colours are brought up to date while they are shown (setColorBy). A
 // cluster is titled "kernel N · <pattern label>" (short: the rule that formed it rides in its data as `rule`, for
 // hover); an op the plan also recomputes in another kernel has a violet halo. Gestures only call
 // handlers — onSelect(target|null), onConnect(producer, consumer), onHoverEdge(edge data|null),
@@ -25,10 +30,15 @@ import cytoscape from 'cytoscape';
 import edgehandles from 'cytoscape-edgehandles';
 import { boxOf, nodeLines, edgeShape } from '../layout/layout-input.js';
 import { shortReason, isBlocked } from '../present/reasons.js';
+import { createBoxLabels } from './box-labels.js';
 
 cytoscape.use(edgehandles);
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
+const FONT_SIZE = 11;
+const LINE_HEIGHT = 1.35;
+const INK = '#1f2328';
+const LITE_FONT = 7; // a big graph's labels are not drawn below this size on screen (zoomed far out)
 
 const STYLE = [
   { selector: 'node[w]', style: { width: 'data(w)', height: 'data(h)' } },
@@ -44,9 +54,9 @@ const STYLE = [
       'text-valign': 'center',
       'text-halign': 'center',
       'font-family': FONT,
-      'font-size': 11,
-      color: '#1f2328',
-      'line-height': 1.35,
+      'font-size': FONT_SIZE,
+      color: INK,
+      'line-height': LINE_HEIGHT,
     },
   },
   { selector: 'node[color]', style: { 'border-color': 'data(color)', 'border-width': 2 } },
@@ -192,11 +202,15 @@ const STYLE = [
     },
   },
   { selector: 'node.collapsed.selected', style: { 'border-width': 4, 'background-opacity': 0.32 } },
+  // A collapsed box's text is drawn by box-labels.js over the graph (its bytes change as a size slider moves);
+  // Cytoscape draws it only into an exported picture (class print, set for the moment of png()).
+  { selector: 'node.collapsed', style: { label: '' } },
+  { selector: 'node.collapsed.print', style: { label: 'data(text)' } },
   // Big graphs: no labels when zoomed far out, plain straight edges (much cheaper to draw).
-  { selector: 'node.lite', style: { 'min-zoomed-font-size': 7 } },
+  { selector: 'node.lite', style: { 'min-zoomed-font-size': LITE_FONT } },
   {
     selector: 'edge.lite',
-    style: { 'curve-style': 'straight', 'line-style': 'solid', 'arrow-scale': 0.7, 'min-zoomed-font-size': 7 },
+    style: { 'curve-style': 'straight', 'line-style': 'solid', 'arrow-scale': 0.7, 'min-zoomed-font-size': LITE_FONT },
   },
   { selector: 'edge.lite.unfused', style: { 'line-color': '#c3cad2', 'target-arrow-color': '#c3cad2' } },
 ];
@@ -300,15 +314,25 @@ function fitBox(cy, box, margin = 30) {
 }
 
 // The data an update may change, and the marks of the moment (selection, Find) an update keeps.
+// A collapsed box's text is box-labels.js's, and the bytes colours (heat) are brought up to date only while
+// they are shown (setColorBy): any data set on an element restyles it and redraws the whole graph.
 const UPDATED = ['text', 'w', 'h', 'color', 'heat', 'heatInk', 'tag', 'rule', 'label'];
+const HEAT = ['heat', 'heatInk'];
+const keysFor = (box, heat) => UPDATED.filter((k) => !(box && k === 'text') && (heat || !HEAT.includes(k)));
+const KEYS = [keysFor(false, false), keysFor(false, true), keysFor(true, false), keysFor(true, true)];
+const updatedKeys = (box, heat) => KEYS[2 * box + heat];
+const isBox = (el) => el.group === 'nodes' && / collapsed( |$)/.test(el.classes);
 const KEPT = ['selected', 'match', 'hover'];
+
+// Whether a new element differs from the one drawn with its id in what an update sets (keys, classes).
+const differs = (was, el, keys) => was.classes !== el.classes || keys.some((k) => was.data[k] !== el.data[k]);
 
 // One drawn element brought up to a new element of the same id (toElements), in place; only what differs is
 // set, so Cytoscape restyles just those elements.
-function refresh(e, el) {
+function refresh(e, el, keys = UPDATED) {
   const data = {};
   const gone = [];
-  for (const k of UPDATED) {
+  for (const k of keys) {
     const now = e.data(k);
     if (el.data[k] === undefined) {
       if (now !== undefined) gone.push(k);
@@ -343,6 +367,28 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
   let editable = true;
   let colorBy = 'group';
   let renderSeq = 0;
+  let lite = false;
+  let shownVm = null; // the view model on screen
+  // The elements (toElements) as last set on Cytoscape, by id, and whether all of them have been added.
+  let drawn = { els: new Map(), all: false };
+  // The bytes colours of the view model on screen, set on the nodes whose colours are not those (update leaves
+  // them while the graph is coloured by kernel).
+  const syncHeat = () => {
+    for (const n of shownVm?.nodes ?? []) {
+      const e = cy.$id(n.id);
+      if (e.empty()) continue;
+      if (n.heat && e.data('heat') !== n.heat.color) e.data({ heat: n.heat.color, heatInk: n.heat.ink });
+      else if (!n.heat && e.data('heat') !== undefined) e.removeData('heat heatInk');
+    }
+  };
+  const boxLabels = createBoxLabels(cy, container, {
+    font: FONT,
+    size: FONT_SIZE,
+    weight: 600,
+    color: INK,
+    lineHeight: LINE_HEIGHT,
+    minZoomedSize: () => (lite ? LITE_FONT : 0),
+  });
   // Where op i is drawn (its own node, or its collapsed group's), and the drawn edge for a pair of nodes.
   let nodeOf = null;
   let edgeOf = new Map();
@@ -351,7 +397,12 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
     const e = cy.$id(`e${p}-${c}`);
     return e.nonempty() ? e : cy.$id(edgeOf.get(`${nodeOf?.[p]}>${nodeOf?.[c]}`) ?? '');
   };
-  const applyColors = () => cy.nodes('[heat]').toggleClass('heat', colorBy === 'bytes');
+  // Only nodes whose colouring is wrong are touched: toggling a class restyles a node even when it has it.
+  const applyColors = () =>
+    (colorBy === 'bytes' ? cy.nodes('[heat]').not('.heat') : cy.nodes('.heat')).toggleClass(
+      'heat',
+      colorBy === 'bytes',
+    );
   // Fit the graph, but never blow a small graph up past a readable size. The box is computed from node
   // positions and sizes: Cytoscape's own fit measures every label first, which takes seconds on big graphs.
   const fitView = () =>
@@ -407,6 +458,11 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
       renderer.textureOnViewport = renderer.hideEdgesOnViewport = vm.nodes.length > LITE_ABOVE;
       nodeOf = vm.nodeOf ?? null;
       edgeOf = new Map(vm.edges.map((e) => [`${e.source}>${e.target}`, e.id]));
+      lite = vm.nodes.length > LITE_ABOVE;
+      shownVm = vm;
+      boxLabels.clear();
+      for (const el of els) if (isBox(el)) boxLabels.set(el.data.id, el.data.text.split('\n'));
+      drawn = { els: new Map(els.map((el) => [el.data.id, el])), all: false };
       cy.batch(() => {
         cy.elements().remove();
         cy.add(els.slice(0, CHUNK));
@@ -430,20 +486,31 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
           applyColors();
         });
       }
+      drawn.all = true;
       return true;
     },
     update(vm) {
       const els = toElements(vm, { positions: {}, routes: {} });
-      const found = els.map((el) => cy.$id(el.data.id));
-      if (found.some((e) => e.empty()) || found.length !== cy.elements().length) return false;
-      renderSeq += 1; // a render still adding chunks stops
+      if (!drawn.all || els.length !== drawn.els.size || els.some((el) => !drawn.els.has(el.data.id))) return false;
       nodeOf = vm.nodeOf ?? null;
+      shownVm = vm;
+      const heat = colorBy === 'bytes';
       cy.batch(() => {
-        els.forEach((el, k) => refresh(found[k], el));
-        applyColors();
+        for (const el of els) {
+          const box = isBox(el);
+          const keys = updatedKeys(box, heat);
+          if (box && el.data.text !== drawn.els.get(el.data.id).data.text)
+            boxLabels.set(el.data.id, el.data.text.split('\n'));
+          if (differs(drawn.els.get(el.data.id), el, keys)) refresh(cy.$id(el.data.id), el, keys);
+          drawn.els.set(el.data.id, el);
+        }
+        if (heat) applyColors(); // a refreshed node's classes lose 'heat'
       });
+      boxLabels.flush(); // the boxes' texts reach the screen in the frame the numbers beside the graph do
       return true;
     },
+    // The lines of text drawn on collapsed box id (box-labels.js), or null (for tests).
+    boxText: (id) => boxLabels.lines(id),
     setSelection(sel) {
       cy.elements('.selected').removeClass('selected'); // only those marked: touching every element restyles them all
       if (!sel) return;
@@ -469,7 +536,10 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
     },
     setColorBy(mode) {
       colorBy = mode;
-      applyColors();
+      cy.batch(() => {
+        if (mode === 'bytes') syncHeat();
+        applyColors();
+      });
     },
     fit: fitView,
     center(op) {
@@ -481,7 +551,21 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
       const n = g.nonempty() ? g : cy.nodes().filter((x) => x.data('group') === group);
       if (n.nonempty()) cy.animate({ center: { eles: n }, zoom: Math.max(cy.zoom(), 0.7) }, { duration: 250 });
     },
-    png: () => cy.png({ full: true, scale: 2, bg: '#ffffff', output: 'blob' }),
+    // The whole graph as a PNG; the collapsed boxes' texts (drawn over the graph on screen) are Cytoscape's here.
+    png() {
+      const boxes = cy.nodes('.collapsed');
+      cy.batch(() => {
+        boxes.forEach((b) => {
+          b.data('text', (boxLabels.lines(b.id()) ?? []).join('\n'));
+        });
+        boxes.addClass('print');
+      });
+      boxes.boundingBox({ useCache: false }); // measures the labels now: png() draws from those measures
+      const blob = cy.png({ full: true, scale: 2, bg: '#ffffff', output: 'blob' });
+      boxes.removeClass('print');
+      boxes.boundingBox({ useCache: false });
+      return blob;
+    },
     // Where op i is drawn, in page coordinates (for pointer-driven tests and tooltips).
     screenPosition(op) {
       const n = drawnOf(op);
