@@ -19,7 +19,7 @@ import { watchSweep } from '../planner/watch-sweep.js';
 import { scaleMax } from '../present/size-scale.js';
 import { parseMode } from '../share/url-state.js';
 import { createStore } from '../state/store.js';
-import { createLazyCompareView } from '../views/lazy-compare-view.js';
+import { createLazyCompareView } from '../views/compare/lazy-compare-view.js';
 import { $ } from '../views/dom.js';
 import { createEditorStatus } from '../views/editor-status.js';
 import { createGraphPane } from '../views/graph-pane.js';

@@ -9,10 +9,10 @@
 // consumer}}); ArrowDown/ArrowUp move the focus through the list. Browser-only; shown by
 // tests/browser/page-compare.test.mjs.
 
-import { h } from './dom.js';
-import { opLabel } from '../graph/graph-text.js';
-import { diffEdges } from '../present/edge-diff.js';
-import { explainReason, shortReason } from '../present/reasons.js';
+import { h } from '../dom.js';
+import { opLabel } from '../../graph/graph-text.js';
+import { diffEdges } from '../../present/edge-diff.js';
+import { explainReason, shortReason } from '../../present/reasons.js';
 
 // "XLA-style: not fused (barrier). <words>" for one side of a differing edge.
 function sideWords(label, decision, names) {

@@ -13,12 +13,12 @@
 // markEdges(ids) outlines the edges (ids 'e<p>-<c>') the other plan decides differently.
 // Browser-only; shown by tests/browser/page-compare.test.mjs.
 
-import { h } from './dom.js';
-import { createGraphView } from './graph-view.js';
-import { groupRows } from '../present/group-rows.js';
-import { exactBytes, formatTime } from '../present/format.js';
-import { FORMAT } from '../present/compare-model.js';
-import { bytesFormula, hasNames } from '../present/formula.js';
+import { h } from '../dom.js';
+import { createGraphView } from '../graph-view.js';
+import { groupRows } from '../../present/group-rows.js';
+import { exactBytes, formatTime } from '../../present/format.js';
+import { FORMAT } from '../../present/compare-model.js';
+import { bytesFormula, hasNames } from '../../present/formula.js';
 
 const TITLE = { bytes: exactBytes, time: (v) => `${v} µs`, count: String, ratio: (v) => `${v}` };
 const DIFF_STYLE = { 'underlay-color': '#f5a700', 'underlay-opacity': 0.45, 'underlay-padding': 5 };

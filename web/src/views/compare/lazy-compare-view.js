@@ -7,7 +7,7 @@
 // once the view is there. If the import fails the line says so in words. cy(side) is null before loading.
 // Browser-only; shown by tests/browser/page-compare.test.mjs.
 
-import { h } from './dom.js';
+import { h } from '../dom.js';
 
 export function createLazyCompareView(parent, deps) {
   let view = null;

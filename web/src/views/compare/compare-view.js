@@ -10,18 +10,18 @@
 // state.compared (compare-planner.js asks the planner for them); nothing is planned here. catalog() → the
 // strategy catalog (strategy-catalog.js). Browser-only; shown by tests/browser/page-compare.test.mjs.
 
-import { h } from './dom.js';
-import { opLabel } from '../graph/graph-text.js';
-import { buildViewModel } from '../present/view-model.js';
-import { compareNumbers, layoutModel } from '../present/compare-model.js';
-import { explainReason } from '../present/reasons.js';
-import { isCompareStale, compareErrorNow } from '../state/events.js';
-import { labelOf } from '../planner/strategy-catalog.js';
-import { DEFAULT_CHOICES } from '../state/options.js';
-import { fillSelect } from './strategy-picker.js';
+import { h } from '../dom.js';
+import { opLabel } from '../../graph/graph-text.js';
+import { buildViewModel } from '../../present/view-model.js';
+import { compareNumbers, layoutModel } from '../../present/compare-model.js';
+import { explainReason } from '../../present/reasons.js';
+import { isCompareStale, compareErrorNow } from '../../state/events.js';
+import { labelOf } from '../../planner/strategy-catalog.js';
+import { DEFAULT_CHOICES } from '../../state/options.js';
+import { fillSelect } from '../strategy-picker.js';
 import { createCompareSide } from './compare-side.js';
 import { createDiffList } from './compare-diff-list.js';
-import './strategies.css';
+import '../strategies.css';
 
 // Bring an edge into view in a drawing (the other follows), zooming in when the drawing is too small to read.
 function reveal(cy, { producer, consumer }) {
