@@ -1,9 +1,9 @@
 // fuzz_checks.h — what the fuzz targets assert, shared with the regression test that replays every
 // saved input (tests/core/fuzz_regressions.test.cpp), so a crasher stays a test after it is fixed.
 //
-// check_json_input: text -> read -> (validate) -> plan under several options -> verify. Errors must be
-// well-formed values; every plan must pass the verifier, cost no more than unfused, and serialize to
-// JSON that reads back. check_builder_input: bytes -> ops through the C++ builder -> the same, plus the
+// check_json_input: text -> read -> (validate) -> plan under several options (plan search among them) -> verify.
+// Errors must be well-formed values; every plan must pass the verifier, cost no more than unfused, and serialize
+// to JSON that reads back. check_builder_input: bytes -> ops through the C++ builder -> the same, plus the
 // groups must equal those of the naive reference planner for graphs small enough to run it.
 // A failed check calls fuzz_fail (abort with a message), which libFuzzer reports as a crash.
 #pragma once
@@ -60,7 +60,24 @@ inline void check_plan(const FusionGraph& graph, const PlannerOptions& options, 
         fuzz_fail("reference", "ops " + std::to_string(x) + " and " + std::to_string(y) + " grouped differently");
 }
 
-// Seed under the four broadcast/resident combinations (against the reference), then every other preset.
+// Plan search (docs/design.md §17) with a small node budget: everything check_plan asks, plus a certificate
+// whose bound holds (lower_bound <= bytes_fused, equal when proven optimal) and bytes never above greedy's.
+inline void check_search(const FusionGraph& graph) {
+  PlannerOptions options;
+  options.search.mode = SearchMode::optimal;
+  options.search.budget_nodes = 2000;
+  check_plan(graph, options, /*compare_reference=*/false);
+  const Expected<FusionPlan> plan = FusionPlanner(options).plan(graph);
+  if (!plan) return;
+  const SearchCertificate& c = plan->search;
+  if (!c.present) fuzz_fail("search", "a searched plan without its certificate");
+  if (c.lower_bound > plan->bytes_fused) fuzz_fail("search", "lower_bound above the plan's bytes");
+  if (c.status == "optimal" && c.lower_bound != plan->bytes_fused) fuzz_fail("search", "optimal with a gap");
+  if (plan->bytes_fused > c.greedy_bytes_fused) fuzz_fail("search", "the searched plan is worse than greedy");
+}
+
+// Seed under the four broadcast/resident combinations (against the reference), seed with plan search, then
+// every other preset.
 inline void check_all_options(const FusionGraph& graph, bool compare_reference) {
   for (int bits = 0; bits < 4; ++bits) {
     PlannerOptions options;
@@ -68,6 +85,7 @@ inline void check_all_options(const FusionGraph& graph, bool compare_reference) 
     options.resident_sources = (bits & 2) != 0;
     check_plan(graph, options, compare_reference);
   }
+  check_search(graph);
   for (std::string_view name : strategy_names())
     if (name != "seed") check_plan(graph, FusionPlanner().with_strategy(std::string(name)).options(), false);
 }
