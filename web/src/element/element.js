@@ -30,6 +30,8 @@ import { bytesFormula, dimsText, hasNames } from '../present/formula.js';
 import { h } from '../views/dom.js';
 
 let planner = null; // one planner (one worker) for every element on the page
+let busy = 0; // refreshes under way, over every element on the page
+const idle = []; // what waits for busy to come back to 0
 const ATTRS = [
   'src',
   'example',
@@ -98,8 +100,22 @@ class FusionPlaygroundElement extends HTMLElement {
     this.seq = 0;
   }
 
-  // Reads the request, fetches the graph if needed, plans it, and draws it; a newer refresh wins.
+  // Reads the request, fetches the graph if needed, plans it, and draws it; a newer refresh wins. Then the
+  // "Open in playground" link, once every element on the page has drawn.
   async #refresh() {
+    busy += 1;
+    let link;
+    try {
+      link = await this.#update();
+    } finally {
+      busy -= 1;
+      if (!busy) for (const go of idle.splice(0)) go();
+    }
+    if (link) await this.#link(...link);
+  }
+
+  // One refresh's planning and drawing; → the arguments of #link, or null (a config error, or a newer refresh).
+  async #update() {
     const seq = ++this.seq;
     const attrs = Object.fromEntries(ATTRS.map((a) => [a, this.getAttribute(a)]));
     const inline = this.querySelector(':scope > script[type="application/json"]')?.textContent ?? '';
@@ -110,14 +126,14 @@ class FusionPlaygroundElement extends HTMLElement {
       pageOrigin: location.origin,
     });
     const text = config.error ? null : await this.#graphText(config.graph);
-    if (seq !== this.seq) return;
-    if (typeof text !== 'string') return this.#fail(config.error ?? text.error);
+    if (seq !== this.seq) return null;
+    if (typeof text !== 'string') return (this.#fail(config.error ?? text.error), null);
     planner ??= createPlanner();
     const result = await planner.plan(text, config.options);
-    if (seq !== this.seq) return;
+    if (seq !== this.seq) return null;
     if (!result.ok) this.#fail(`Not planned: ${summarize(result.errors?.[0] ?? result.error)}`);
     else await this.#draw(parseGraphText(text).graph, result, config.colorBy, seq);
-    if (seq === this.seq) await this.#link(config, text, seq);
+    return seq === this.seq ? [config, text, seq] : null;
   }
 
   // The graph text a request names, or {error} in words.
@@ -164,9 +180,10 @@ class FusionPlaygroundElement extends HTMLElement {
     return this.view;
   }
 
-  // "Open in playground": the page's link (url-state.js, with its compressor, loaded after the first drawing
-  // so that it is not on the way to it).
+  // "Open in playground": the page's link. Its codec (url-state.js, with its compressor) loads once no element
+  // on the page is still planning or drawing, so that it is not on the way to any first drawing.
   async #link(config, text, seq) {
+    if (busy) await new Promise((go) => idle.push(go));
     const { encodeState } = await import('../share/url-state.js');
     if (seq !== this.seq) return;
     const base = this.getAttribute('playground') ?? new URL(/* @vite-ignore */ './', import.meta.url).href;
