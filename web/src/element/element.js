@@ -21,7 +21,7 @@ import { readElementConfig } from './element-config.js';
 import { createPlanner } from '../planner/planner-client.js';
 import { buildViewModel } from '../present/view-model.js';
 import { layoutGraph } from '../layout/layout.js';
-import { createSvgGraphView, SVG_MAX_NODES } from '../views/svg-graph-view.js';
+import { createSvgGraphView, SVG_MAX_NODES } from './svg-graph-view.js';
 import { renderHeatLegend } from '../views/heat-legend.js';
 import { parseGraphText } from '../graph/graph-text.js';
 import { summarize } from '../graph/error-summary.js';

@@ -1,9 +1,9 @@
 // svg-graph-view.js — a read-only drawing of a small plan as SVG, for embeds: the <fusion-playground> element
 // draws graphs of up to SVG_MAX_NODES boxes with it, so an embed of a small graph never downloads Cytoscape
-// (graph-view.js, about 140 KiB gzipped). Same picture as graph-view.js: fusion groups as tinted clusters
-// titled "kernel N · <pattern label>", ops as boxes (category colours, sources dashed, barriers dark, outputs
-// double-bordered, a violet halo on an op the plan recomputes elsewhere), fused edges thick in their kernel's
-// colour, edges a barrier blocks orange with their short reason, other edges grey and dashed.
+// (views/graph-view.js, about 140 KiB gzipped). Same picture as views/graph-view.js: fusion groups as tinted
+// clusters titled "kernel N · <pattern label>", ops as boxes (category colours, sources dashed, barriers dark,
+// outputs double-bordered, a violet halo on an op the plan recomputes elsewhere), fused edges thick in their
+// kernel's colour, edges a barrier blocks orange with their short reason, other edges grey and dashed.
 //
 // Contract: createSvgGraphView(container) → {render(vm, {positions, routes}), setColorBy(mode), clear()}.
 // render draws a view model (view-model.js) at the node positions of layout.js (centres); an edge follows its
