@@ -4,7 +4,8 @@
 // one per entry of result.errors (or result.error). A JSON syntax error is placed at its line/column
 // (1-based); a validation error at the node its JSON pointer `path` names, found with jsonc-parser (the
 // nearest existing ancestor when the node itself is missing), clipped to one line. Ranges are always inside
-// the text. summarize(error) → "Line 3, column 5: message" for the status line (error-summary.js, re-exported). Pure; no DOM.
+// the text. summarize(error) → "Line 3, column 5: message" for the status line (error-summary.js,
+// re-exported). Pure; no DOM.
 // Shown by tests/web/diagnostics.test.mjs.
 
 import { parseTree, findNodeAtLocation } from 'jsonc-parser';
