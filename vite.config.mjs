@@ -31,7 +31,17 @@ const CHUNKS = [
 // client, graph view, formatting). Other chunks are named after their first module: main (the page),
 // fusion (wasm/fusion.mjs, the planner on the main thread when workers cannot start, e.g. the element's
 // script on another origin), json-editor, compare-view, import-file, run-layout, plan-markdown, each example.
-const APP_CHUNKS = [{ name: 'plan-view', test: /[\\/]web[\\/]src[\\/]/, minShareCount: 2 }];
+// Two modules stay out of it, as chunks of their own, because the element imports them only on use:
+// graph-view.js (the Cytoscape drawing; the element draws graphs of up to 50 boxes as SVG, svg-graph-view.js)
+// and url-state.js (the link codec, for "Open in playground" once the plan is drawn).
+const ON_USE_IN_ELEMENT = /[\\/](graph-view|url-state)\.js$/;
+const APP_CHUNKS = [
+  {
+    name: 'plan-view',
+    test: (id) => /[\\/]web[\\/]src[\\/]/.test(id) && !ON_USE_IN_ELEMENT.test(id),
+    minShareCount: 2,
+  },
+];
 const output = { codeSplitting: { groups: CHUNKS } };
 
 export default defineConfig({

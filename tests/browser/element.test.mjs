@@ -64,11 +64,16 @@ test(
       await numbers(page, 'example'),
       cliNumbers(readFileSync(root('examples/attention-scores.json'), 'utf8')),
     );
-    // The graph is drawn: one node per op, fused groups as clusters; color-by="bytes" shows its legend.
+    // The graph is drawn as SVG (small graphs need no Cytoscape): one box per op, fused groups as clusters
+    // titled by kernel; color-by="bytes" shows its legend and fills the boxes.
     const drawn = await page.evaluate(() =>
       [...document.querySelectorAll('fusion-playground')].map((e) => ({
         id: e.id,
         legend: !e.shadowRoot.querySelector('.legend').hidden,
+        ops: e.shadowRoot.querySelectorAll('svg [data-op]').length,
+        shownOps: Number(e.shadowRoot.querySelector('.status').textContent.match(/^(\d+) ops/)[1]),
+        clusters: [...e.shadowRoot.querySelectorAll('svg [data-group] text')].map((t) => t.textContent),
+        filled: [...e.shadowRoot.querySelectorAll('svg [data-op] rect.box')].filter((r) => r.style.fill).length,
         canvas: e.shadowRoot.querySelectorAll('canvas').length,
       })),
     );
@@ -76,7 +81,19 @@ test(
       drawn.map((d) => d.legend),
       [false, false, true],
     );
-    assert.ok(drawn.every((d) => d.canvas > 0));
+    for (const d of drawn) {
+      assert.ok(d.ops > 0 && d.ops === d.shownOps, `${d.id}: ${d.ops} boxes for ${d.shownOps} ops`);
+      assert.ok(d.clusters.length > 0 && d.clusters.every((c) => /^kernel \d+/.test(c)), `${d.id}: ${d.clusters}`);
+      assert.equal(d.canvas, 0, `${d.id}: no Cytoscape for a small graph`);
+    }
+    assert.deepEqual(
+      drawn.map((d) => d.filled > 0),
+      [false, false, true],
+    );
+    // The link is made once the plan is drawn.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('fusion-playground')].every((e) => e.shadowRoot.querySelector('a').href),
+    );
     // "Open in playground" carries the graph to the full page.
     const href = await page.evaluate(() => document.querySelector('#inline').shadowRoot.querySelector('a').href);
     assert.match(href, /\/#state=1\./);
@@ -90,6 +107,60 @@ test(
     assert.deepEqual([...page.problems, ...full.problems], []);
     await page.context().close();
     await full.context().close();
+  },
+);
+
+test(
+  'a graph of more than 50 boxes is drawn with Cytoscape, and back to SVG when it shrinks',
+  { timeout: 60_000 },
+  async () => {
+    const page = await openPage(site, 'element-demo.html', { width: 820, height: 900 });
+    await waitForElements(page);
+    const chain = (n) =>
+      JSON.stringify({
+        ops: [
+          { name: 'x', kind: 'input', shape: [64, 64], dtype: 'f32' },
+          ...Array.from({ length: n }, (_, k) => ({
+            name: `op${k}`,
+            kind: k % 5 === 4 ? 'matmul' : 'relu',
+            inputs: k % 5 === 4 ? [`op${k - 1}`, 'x'] : [k ? `op${k - 1}` : 'x'],
+            shape: [64, 64],
+            dtype: 'f32',
+          })),
+        ],
+      });
+    const draw = (text, times) =>
+      page.evaluate(
+        async ([json, n]) => {
+          const script = `<script type="application/json">${json}</` + 'script>';
+          let el = document.getElementById('big');
+          if (el) {
+            el.innerHTML = script;
+            el.setAttribute('strategy', 'tvm'); // an attribute change re-plans
+          } else {
+            document.body.insertAdjacentHTML('beforeend', `<fusion-playground id="big">${script}</fusion-playground>`);
+            el = document.getElementById('big');
+          }
+          await new Promise((done) => {
+            const t = setInterval(() => Number(el.dataset.planShown) >= n && (clearInterval(t), done()), 20);
+          });
+          const root = el.shadowRoot;
+          return {
+            canvas: root.querySelectorAll('canvas').length,
+            svgOps: root.querySelectorAll('svg [data-op]').length,
+            status: root.querySelector('.status').textContent,
+          };
+        },
+        [text, times],
+      );
+    const big = await draw(chain(70), 1);
+    assert.match(big.status, /^71 ops/);
+    assert.ok(big.canvas > 0 && big.svgOps === 0, JSON.stringify(big));
+    const small = await draw(chain(8), 2);
+    assert.match(small.status, /^9 ops/);
+    assert.deepEqual([small.canvas, small.svgOps], [0, 9]);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
   },
 );
 

@@ -3,7 +3,8 @@
 // <fusion-playground> elements of small graphs, the ?embed iframe, and the full page. Each file the browser
 // fetched from the site up to the first drawn plan is counted at its gzip size (what a compressing static host
 // transfers; the test server sends files as they are). Also: nothing lazy loads early — no ELK for small
-// graphs, no JSON editor, compare view or ONNX importer in an embed — the page's JSON editor does load after
+// graphs, no JSON editor, compare view or ONNX importer in an embed, no Cytoscape (the element draws small
+// graphs as SVG) and no link codec in the element before its first drawing — the page's JSON editor does load after
 // its first plan, and a host that serves the WebAssembly with another MIME type still gets a plan.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,8 @@ import { root } from './page-helpers.mjs';
 import { startStaticServer } from './static-server.mjs';
 
 const budget = (entry) => BUDGETS.find((b) => b.entry === entry).budget;
+// Not loaded by the element before its first drawing, for small graphs.
+const ELEMENT_LAZY = ['cytoscape', 'graph-view', 'url-state'];
 const LAZY = ['elk', 'codemirror', 'json-editor', 'compare-view', 'import-file', 'import-worker', 'onnx-protobuf'];
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 
@@ -127,7 +130,21 @@ test(
     const names = run.files.map((f) => f.name);
     assert.ok(names.includes('fusion_core'), 'the binary WebAssembly file is fetched');
     assert.equal(names.filter((n) => n === 'fusion_core').length, 1, 'once, for both elements');
-    for (const lazy of LAZY) assert.ok(!names.includes(lazy), `${lazy} is not loaded: ${table(run.files)}`);
+    for (const lazy of [...LAZY, ...ELEMENT_LAZY])
+      assert.ok(!names.includes(lazy), `${lazy} is not loaded: ${table(run.files)}`);
+    assert.deepEqual(
+      await run.page.evaluate(() =>
+        [...document.querySelectorAll('fusion-playground')].map((e) => [
+          e.shadowRoot.querySelectorAll('svg [data-op]').length,
+          e.shadowRoot.querySelectorAll('canvas').length,
+        ]),
+      ),
+      [
+        [11, 0],
+        [41, 0],
+      ],
+      'both drawn as SVG, one box per op',
+    );
     console.log(`element ×2 on another origin: ${kib(run.total)} — ${table(run.files)}`);
     assert.ok(
       run.total <= budget('fusion-playground.js'),

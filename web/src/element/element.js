@@ -21,16 +21,17 @@ import { readElementConfig } from './element-config.js';
 import { createPlanner } from '../planner/planner-client.js';
 import { buildViewModel } from '../present/view-model.js';
 import { layoutGraph } from '../layout/layout.js';
-import { createGraphView } from '../views/graph-view.js';
+import { createSvgGraphView, SVG_MAX_NODES } from './svg-graph-view.js';
 import { renderHeatLegend } from '../views/heat-legend.js';
 import { parseGraphText } from '../graph/graph-text.js';
-import { summarize } from '../graph/diagnostics.js';
-import { encodeState } from '../share/url-state.js';
+import { summarize } from '../graph/error-summary.js';
 import { formatBytes, exactBytes, formatSpeedup, formatTime } from '../present/format.js';
 import { bytesFormula, dimsText, hasNames } from '../present/formula.js';
 import { h } from '../views/dom.js';
 
 let planner = null; // one planner (one worker) for every element on the page
+let busy = 0; // refreshes under way, over every element on the page
+const idle = []; // what waits for busy to come back to 0
 const ATTRS = [
   'src',
   'example',
@@ -95,12 +96,26 @@ class FusionPlaygroundElement extends HTMLElement {
         h('div', { class: 'foot' }, this.$.status, this.$.open),
       ),
     );
-    this.view = null; // the graph view starts once the graph area has a size
+    this.view = null; // the graph view ({kind, clear, draw}) starts once the graph area has a size
     this.seq = 0;
   }
 
-  // Reads the request, fetches the graph if needed, plans it, and draws it; a newer refresh wins.
+  // Reads the request, fetches the graph if needed, plans it, and draws it; a newer refresh wins. Then the
+  // "Open in playground" link, once every element on the page has drawn.
   async #refresh() {
+    busy += 1;
+    let link;
+    try {
+      link = await this.#update();
+    } finally {
+      busy -= 1;
+      if (!busy) for (const go of idle.splice(0)) go();
+    }
+    if (link) await this.#link(...link);
+  }
+
+  // One refresh's planning and drawing; → the arguments of #link, or null (a config error, or a newer refresh).
+  async #update() {
     const seq = ++this.seq;
     const attrs = Object.fromEntries(ATTRS.map((a) => [a, this.getAttribute(a)]));
     const inline = this.querySelector(':scope > script[type="application/json"]')?.textContent ?? '';
@@ -111,14 +126,14 @@ class FusionPlaygroundElement extends HTMLElement {
       pageOrigin: location.origin,
     });
     const text = config.error ? null : await this.#graphText(config.graph);
-    if (seq !== this.seq) return;
-    if (typeof text !== 'string') return this.#fail(config.error ?? text.error);
+    if (seq !== this.seq) return null;
+    if (typeof text !== 'string') return (this.#fail(config.error ?? text.error), null);
     planner ??= createPlanner();
     const result = await planner.plan(text, config.options);
-    if (seq !== this.seq) return;
-    this.#link(config, text);
-    if (!result.ok) return this.#fail(`Not planned: ${summarize(result.errors?.[0] ?? result.error)}`);
-    await this.#draw(parseGraphText(text).graph, result, config.colorBy, seq);
+    if (seq !== this.seq) return null;
+    if (!result.ok) this.#fail(`Not planned: ${summarize(result.errors?.[0] ?? result.error)}`);
+    else await this.#draw(parseGraphText(text).graph, result, config.colorBy, seq);
+    return seq === this.seq ? [config, text, seq] : null;
   }
 
   // The graph text a request names, or {error} in words.
@@ -142,7 +157,7 @@ class FusionPlaygroundElement extends HTMLElement {
     this.$.status.classList.add('error');
     for (const el of this.$.cards.querySelectorAll('[data-value]')) el.textContent = '–';
     for (const el of this.$.cards.querySelectorAll('[data-formula]')) el.hidden = true;
-    this.view?.render({ nodes: [], groups: [], edges: [] }, { positions: {}, routes: {} });
+    this.view?.clear();
     this.dataset.planShown = String((Number(this.dataset.planShown) || 0) + 1);
   }
 
@@ -154,7 +169,23 @@ class FusionPlaygroundElement extends HTMLElement {
     line.title = line.textContent;
   }
 
-  #link(config, text) {
+  // The element's drawing of the given kind ('svg' or 'cytoscape'), replacing the other; null when a newer
+  // refresh took over while Cytoscape loaded.
+  async #view(kind, seq) {
+    if (this.view?.kind === kind) return this.view;
+    const make = kind === 'svg' ? svgView : await cytoscapeView();
+    if (seq !== this.seq) return null;
+    this.view?.destroy();
+    this.view = make(this.$.graph);
+    return this.view;
+  }
+
+  // "Open in playground": the page's link. Its codec (url-state.js, with its compressor) loads once no element
+  // on the page is still planning or drawing, so that it is not on the way to any first drawing.
+  async #link(config, text, seq) {
+    if (busy) await new Promise((go) => idle.push(go));
+    const { encodeState } = await import('../share/url-state.js');
+    if (seq !== this.seq) return;
     const base = this.getAttribute('playground') ?? new URL(/* @vite-ignore */ './', import.meta.url).href;
     const example = config.graph.kind === 'example' ? config.graph.id : null;
     // An example's text is the example's own (loaded by #graphText), so the link names only the example.
@@ -186,15 +217,50 @@ class FusionPlaygroundElement extends HTMLElement {
     const box = this.$.graph.getBoundingClientRect();
     const layout = await layoutGraph(vm, { direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN' });
     if (seq !== this.seq) return;
-    this.view ??= createGraphView(this.$.graph, { onSelect: () => {}, onConnect: () => {} });
-    this.view.setEditable(false);
-    this.view.cy.resize();
-    this.view.render(vm, layout, { fit: true });
-    this.view.setColorBy(colorBy);
+    const view = await this.#view(vm.nodes.length > SVG_MAX_NODES ? 'cytoscape' : 'svg', seq);
+    if (!view) return;
+    view.draw(vm, layout, colorBy);
     this.$.legend.hidden = colorBy !== 'bytes';
     renderHeatLegend(this.$.legend, vm.heat);
     this.dataset.planShown = String((Number(this.dataset.planShown) || 0) + 1);
   }
+}
+
+// The two drawings behind one face {kind, clear(), draw(vm, layout, colorBy), destroy()}: SVG
+// (svg-graph-view.js) up to SVG_MAX_NODES drawn boxes, Cytoscape (graph-view.js, loaded on first use, so an
+// embed of a small graph never downloads it) for bigger graphs.
+function svgView(container) {
+  const v = createSvgGraphView(container);
+  return {
+    kind: 'svg',
+    clear: () => v.clear(),
+    draw: (vm, layout, colorBy) => {
+      v.setColorBy(colorBy);
+      v.render(vm, layout);
+    },
+    destroy: () => v.svg.remove(),
+  };
+}
+
+async function cytoscapeView() {
+  const { createGraphView } = await import('../views/graph-view.js');
+  return (container) => {
+    const v = createGraphView(container, { onSelect: () => {}, onConnect: () => {} });
+    v.setEditable(false);
+    return {
+      kind: 'cytoscape',
+      clear: () => v.render({ nodes: [], groups: [], edges: [] }, { positions: {}, routes: {} }),
+      draw: (vm, layout, colorBy) => {
+        v.cy.resize();
+        v.render(vm, layout, { fit: true });
+        v.setColorBy(colorBy);
+      },
+      destroy: () => {
+        v.cy.destroy();
+        container.replaceChildren();
+      },
+    };
+  };
 }
 
 if (!customElements.get('fusion-playground')) customElements.define('fusion-playground', FusionPlaygroundElement);

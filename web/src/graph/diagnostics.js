@@ -4,11 +4,13 @@
 // one per entry of result.errors (or result.error). A JSON syntax error is placed at its line/column
 // (1-based); a validation error at the node its JSON pointer `path` names, found with jsonc-parser (the
 // nearest existing ancestor when the node itself is missing), clipped to one line. Ranges are always inside
-// the text. summarize(error) → "Line 3, column 5: message" for the status line (no prefix when the message
-// already names its line). Pure; no DOM.
+// the text. summarize(error) → "Line 3, column 5: message" for the status line (error-summary.js,
+// re-exported). Pure; no DOM.
 // Shown by tests/web/diagnostics.test.mjs.
 
 import { parseTree, findNodeAtLocation } from 'jsonc-parser';
+
+export { summarize } from './error-summary.js';
 
 // The offset of a 1-based line/column, clamped into the text.
 export function offsetOf(text, line, column) {
@@ -63,12 +65,4 @@ function rangeOf(text, err) {
 export function toDiagnostics(text, result) {
   const errors = result.errors?.length ? result.errors : result.error ? [result.error] : [];
   return errors.map((err) => ({ ...rangeOf(text, err), severity: 'error', message: err.message ?? err.code }));
-}
-
-export function summarize(err) {
-  if (!err) return '';
-  const said = new RegExp(`line ${err.line}\\b`, 'i').test(err.message ?? '');
-  const where =
-    err.line != null && !said ? `Line ${err.line}${err.column != null ? `, column ${err.column}` : ''}: ` : '';
-  return `${where}${err.message ?? err.code}`;
 }
