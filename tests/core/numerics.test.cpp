@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "numerics/elementwise.h"
@@ -80,6 +81,20 @@ TEST_SUITE("element formats") {
     CHECK(bf16_bits(static_cast<float>(0.1)) == 0x3dcd);               // f32 0x3dcccccd: low half above 0x8000
     CHECK(round_to(NumericType::bf16, 0.1) == 0.10009765625);
     CHECK(round_to(NumericType::bf16, -3.0e38) == -226 * std::ldexp(1.0, 120));  // step 2^120 in [2^127, 2^128)
+  }
+
+  TEST_CASE("the fast f16/bf16 rounding of floats agrees with the general one, bit for bit") {
+    std::mt19937_64 rng(5);
+    for (int i = 0; i < 200000; ++i) {
+      const std::uint32_t bits = static_cast<std::uint32_t>(rng());
+      float f = 0.0f;
+      std::memcpy(&f, &bits, sizeof f);
+      if (std::isnan(f)) continue;
+      const double x = f;
+      CHECK(f16_bits(round_to(NumericType::f16, x)) == f16_bits(x));
+      CHECK(bf16_bits(round_to(NumericType::bf16, x)) == bf16_bits(x));
+      CHECK(round_to(NumericType::bf16, round_to(NumericType::bf16, x)) == round_to(NumericType::bf16, x));
+    }
   }
 
   TEST_CASE("f8 is E4M3FN: largest 448, overflow is NaN") {

@@ -36,7 +36,11 @@ bool is_low_precision_float(NumericType type);  // f16, bf16, f8: an f32 kernel 
 NumericType compute_type(NumericType type);
 
 // x rounded to the type (round-to-nearest-even for floats; see above for integers and bool).
-double round_to(NumericType type, double x);
+double round_to_format(NumericType type, double x);
+inline double round_to(NumericType type, double x) {
+  if (type == NumericType::f32) return static_cast<double>(static_cast<float>(x));
+  return type == NumericType::f64 ? x : round_to_format(type, x);
+}
 // The bit patterns of x rounded to f16 and bf16 (for tests and people).
 std::uint16_t f16_bits(double x);
 std::uint16_t bf16_bits(double x);

@@ -96,6 +96,8 @@ class Evaluator {
   }
 
  private:
+  bool direct(OpId x) const { return !programs_[x].scalar.empty(); }
+
   const FusionGroup& group_of(OpId x) const { return plan_.groups[static_cast<std::size_t>(plan_.op_group[x])]; }
   bool fused_edge(OpId u, OpId v) const {
     return plan_.op_group[u] == plan_.op_group[v] || is_recomputed(group_of(v), u);
@@ -198,11 +200,22 @@ class Evaluator {
         factors[k] = &read(w, mul, true);
       }
     }
-    Walker walk(p.walk, std::move(projections));
     std::vector<double> out;
     out.reserve(static_cast<std::size_t>(limit));
     double args[5] = {};
     const std::size_t count = in.size();
+    if (mul < 0 && direct(x)) {  // every input is read at i (same shape) or at 0 (one element)
+      std::int64_t end = limit;
+      for (std::size_t k = 0; k < count; ++k)
+        if (programs_[x].scalar[k] ? in[k]->empty() : static_cast<std::int64_t>(in[k]->size()) < end)
+          end = programs_[x].scalar[k] ? 0 : static_cast<std::int64_t>(in[k]->size());
+      for (std::int64_t i = 0; i < end; ++i) {
+        for (std::size_t k = 0; k < count; ++k) args[k] = (*in[k])[programs_[x].scalar[k] ? 0 : static_cast<std::size_t>(i)];
+        out.push_back(round_to(ct, numerics::apply_elementwise(op.kind, args, count)));
+      }
+      return out;
+    }
+    Walker walk(p.walk, std::move(projections));
     for (std::int64_t i = 0; i < limit; ++i, walk.next()) {
       bool ok = true;
       for (std::size_t k = 0; k < count && ok; ++k) {

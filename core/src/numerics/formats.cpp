@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "fusion/numerics.h"
 
@@ -45,16 +46,48 @@ int leading_exponent(double magnitude) {
   return e - 1;
 }
 
+// 2^e for a normal double exponent, built from its bits (exact, and much faster than ldexp).
+double power_of_two(int e) {
+  const std::uint64_t bits = static_cast<std::uint64_t>(e + 1023) << 52;
+  double out = 0.0;
+  std::memcpy(&out, &bits, sizeof out);
+  return out;
+}
+
 double round_float(const FloatFormat& f, double x) {
   if (std::isnan(x) || std::isinf(x) || x == 0.0) {
     if (std::isinf(x) && f.overflow_is_nan) return std::numeric_limits<double>::quiet_NaN();
     return x;
   }
-  const int quantum = std::max(leading_exponent(std::fabs(x)), f.min_exponent) - f.mantissa_bits;
-  const double y = std::ldexp(std::nearbyint(std::ldexp(x, -quantum)), quantum);
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+  // The exponent of the leading bit (a subnormal double is far below every format here: frexp finds it).
+  const int lead = biased == 0 ? leading_exponent(std::fabs(x)) : biased - 1023;
+  const int quantum = std::max(lead, f.min_exponent) - f.mantissa_bits;
+  const double y = quantum > -1000 && quantum < 1000
+                       ? std::nearbyint(x * power_of_two(-quantum)) * power_of_two(quantum)
+                       : std::ldexp(std::nearbyint(std::ldexp(x, -quantum)), quantum);
   if (std::fabs(y) > f.max_finite)
     return f.overflow_is_nan ? std::numeric_limits<double>::quiet_NaN() : std::copysign(HUGE_VAL, x);
   return y;
+}
+
+// f16 and bf16 from a float by its bits: add half a quantum minus one, plus the kept lowest bit (ties to even),
+// and clear the dropped bits; a carry moves into the exponent as it should. nullopt where this does not apply
+// (NaN, infinities, f16's subnormals and overflow), which round_float handles.
+std::optional<double> round_float_bits(NumericType type, float x) {
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  const std::uint32_t magnitude = bits & 0x7fffffffu;
+  if (magnitude >= 0x7f800000u) return std::nullopt;
+  const int drop = type == NumericType::bf16 ? 16 : 13;
+  if (type == NumericType::f16 && (magnitude < 0x38800000u || magnitude >= 0x477fe000u)) return std::nullopt;
+  const std::uint32_t half = (1u << (drop - 1)) - 1 + ((bits >> drop) & 1u);
+  bits = (bits + half) & ~((1u << drop) - 1);
+  float y = 0.0f;
+  std::memcpy(&y, &bits, sizeof y);
+  return static_cast<double>(y);
 }
 
 struct IntRange {
@@ -147,9 +180,11 @@ NumericType compute_type(NumericType type) {
   return is_float(type) ? NumericType::f32 : type;
 }
 
-double round_to(NumericType type, double x) {
+double round_to_format(NumericType type, double x) {
   if (type == NumericType::f64) return x;
   if (type == NumericType::f32) return static_cast<double>(static_cast<float>(x));
+  if ((type == NumericType::f16 || type == NumericType::bf16) && static_cast<double>(static_cast<float>(x)) == x)
+    if (const std::optional<double> fast = round_float_bits(type, static_cast<float>(x))) return *fast;
   if (is_float(type)) return round_float(format_of(type), x);
   if (type == NumericType::boolean) return x != 0.0 ? 1.0 : 0.0;
   if (std::isnan(x)) return 0.0;

@@ -35,6 +35,14 @@ std::optional<Strides> input_projection(const FusionOp& op, std::size_t k, const
   return broadcast_projection(in, op.shape);
 }
 
+// Does the projection read element i at offset i (a tensor of the output's shape, leading 1s aside)?
+bool same_order(const Strides& projection, const Shape& out) {
+  const Strides strides = row_major_strides(out);
+  for (std::size_t d = 0; d < out.size(); ++d)
+    if (out[d] != 1 && projection[d] != strides[d]) return false;
+  return true;
+}
+
 Program elementwise(const FusionGraph& g, OpId x, std::size_t least, std::size_t most) {
   const FusionOp& op = g.op(x);
   if (op.inputs.size() < least || op.inputs.size() > most)
@@ -51,6 +59,15 @@ Program elementwise(const FusionGraph& g, OpId x, std::size_t least, std::size_t
                    shape_text(op.shape));
     p.projections.push_back(std::move(*s));
   }
+  // The direct case: each input has the output's elements in the same order, or one element.
+  std::vector<bool> scalar;
+  for (std::size_t k = 0; k < op.inputs.size(); ++k) {
+    const std::int64_t count = element_count(g.op(op.inputs[k]).shape);
+    if (count == 1) scalar.push_back(true);
+    else if (count == element_count(op.shape) && same_order(p.projections[k], op.shape)) scalar.push_back(false);
+    else return p;
+  }
+  p.scalar = std::move(scalar);
   return p;
 }
 
@@ -195,7 +212,7 @@ Program make_program(const FusionGraph& g, OpId x, std::int64_t max_elements) {
       case OpKind::reshape:
         if (element_count(g.op(op.inputs[0]).shape) != element_count(op.shape))
           return fresh("a reshape that changes the element count");
-        return Program{Form::flat, {}, {row_major_strides(op.shape)}, {}, 1, 0, {}};
+        return Program{Form::flat, {}, {row_major_strides(op.shape)}, {}, 1, 0, {}, {}};
       case OpKind::conv: return fresh("conv: its strides, padding and layout are not in the graph");
       default: return fresh(std::string(to_string(op.kind)) + " is not evaluated: what it computes is not in the graph");
     }

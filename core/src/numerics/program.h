@@ -29,6 +29,7 @@ struct Program {
   std::vector<std::int64_t> inner;   // reduce: offsets of the reduced elements from the base (row-major)
   std::int64_t row = 1;              // rows: the last dimension; matmul: K
   std::int64_t b_step = 0;           // matmul: B's stride along K (N)
+  std::vector<bool> scalar;          // elementwise: per input, read at 0 (true) or at i; empty: use the projections
   Shape walk;                        // the output shape walked (matmul: a promoted 1-D operand's dimension as 1)
 };
 
