@@ -17,8 +17,9 @@ using numerics::Program;
 using numerics::Walker;
 using Values = std::shared_ptr<const std::vector<double>>;
 
-constexpr std::int64_t kMatmulWork = std::int64_t{1} << 24;  // multiply-adds per matmul and run
+constexpr std::int64_t kMatmulWork = std::int64_t{1} << 27;  // multiply-adds per matmul and run
 constexpr int kLanes = 32;                                   // the fused reduction order's lanes
+constexpr std::int64_t kSourceFactor = 64;                   // sources: up to 64 x max_elements elements
 
 struct Slot {
   Values stored;  // rounded to the op's type
@@ -146,7 +147,13 @@ class Evaluator {
     const Program& p = programs_[x];
     std::string reason = p.skip_reason;
     if (p.form != Form::fresh) {
-      std::vector<double> plain = compute(x, false), fused = compute(x, true);
+      std::vector<double> plain = compute(x, false);
+      if (same_in_both_runs(x) && (!plain.empty() || limit == 0)) {  // the fused run would compute the same
+        unfused_[x] = finish(type, std::move(plain));
+        fused_[x] = unfused_[x];
+        return;
+      }
+      std::vector<double> fused = compute(x, true);
       if (!plain.empty() || limit == 0) {
         const std::size_t count = std::min(plain.size(), fused.size());
         plain.resize(count), fused.resize(count);
@@ -157,8 +164,21 @@ class Evaluator {
       reason = "none of its elements has its inputs within the evaluated prefixes (max_elements)";
     }
     if (!op.is_source()) report.skipped.push_back({x, reason});
-    const Values data = numerics::fresh_values(type, limit, s_.seed, x);
+    // Sources (weights feeding a matmul above all) are generated further than computed tensors.
+    const std::int64_t count = op.is_source() ? std::min<std::int64_t>(numerics::element_count(op.shape),
+                                                                       s_.max_elements * kSourceFactor)
+                                              : limit;
+    const Values data = numerics::fresh_values(type, count, s_.seed, x);
     unfused_[x] = fused_[x] = Slot{data, nullptr};
+  }
+
+  // Does x read the same arrays in both runs and compute them the same way (no contraction, no lanes)?
+  bool same_in_both_runs(OpId x) const {
+    if (contracted_[x] >= 0 || (lanes_[x] && (programs_[x].form == Form::reduce || programs_[x].form == Form::rows)))
+      return false;
+    for (OpId u : g_.op(x).inputs)
+      if (&read(u, x, false) != &read(u, x, true)) return false;
+    return true;
   }
 
   static Slot finish(NumericType type, std::vector<double> reg) {

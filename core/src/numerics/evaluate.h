@@ -12,10 +12,12 @@
 // fresh data from a splitmix64 stream seeded by (seed, op id), identical in both runs: floats uniform in [-1, 1)
 // rounded to the type, signed integers in [-8, 8), unsigned in [0, 16), bool 0 or 1. A recomputed copy is taken
 // to compute what its owner computes. NaN semantics are the same in both runs (nan notes are not modelled).
-// Bounded work: each op evaluates at most max_elements output elements, the first ones in row-major order, and
+// Bounded work: a source's data has at most 64 x max_elements elements (so a weight a matmul reads is there in
+// full); each other op evaluates at most max_elements output elements, the first ones in row-major order, and
 // only those whose input elements lie within the inputs' evaluated prefixes (broadcasts, reductions and
 // permutations keep that consistent: the same element of a tensor has the same value for all its readers); a
-// matmul at most 2^24 / K outputs. An op none of whose elements can be evaluated is skipped. Arrays are freed after
+// matmul at most 2^27 / K outputs. An op that reads the same arrays in both runs and computes them the same way
+// is computed once. An op none of whose elements can be evaluated is skipped. Arrays are freed after
 // their last reader. Deterministic: the same graph, plan and settings give the same report on every machine, up
 // to the last bit of the double-precision libm functions rounded to f32 (exp, log, tanh, erf, ...).
 // Shown by tests/core/numerics.test.cpp.

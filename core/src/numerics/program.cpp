@@ -149,8 +149,11 @@ Program matmul(const FusionGraph& g, OpId x, std::int64_t max_elements) {
   if (a.size() == 1) a.insert(a.begin(), 1), out.insert(out.end() - (b.size() == 1 ? 0 : 1), 1);
   if (b.size() == 1) b.push_back(1), out.push_back(1);
   if (out.size() < 2 || a.size() < 2 || b.size() < 2) return fresh("shapes that do not multiply: " + shapes);
-  const std::int64_t m = a[a.size() - 2], k = a.back(), n = b.back();
-  if (b[b.size() - 2] != k || out[out.size() - 2] != m || out.back() != n)
+  const std::int64_t m = a[a.size() - 2], k = a.back();
+  // B as [.., K, N], or transposed as [.., N, K] (a linear layer's weight) when only that fits.
+  const bool transposed = !(b[b.size() - 2] == k && out.back() == b.back()) && b.back() == k && b.size() >= 2;
+  const std::int64_t n = transposed ? b[b.size() - 2] : b.back();
+  if ((transposed ? b.back() : b[b.size() - 2]) != k || out[out.size() - 2] != m || out.back() != n)
     return fresh("shapes that do not multiply: " + shapes);
   if (k > max_elements) return fresh("its inner dimension " + std::to_string(k) + " exceeds max_elements");
   const Shape batch(out.begin(), out.end() - 2);
@@ -164,10 +167,10 @@ Program matmul(const FusionGraph& g, OpId x, std::int64_t max_elements) {
   for (auto& s : sa) s *= m * k;
   for (auto& s : sb) s *= k * n;
   sa.push_back(m == 1 ? 0 : k), sa.push_back(0);
-  sb.push_back(0), sb.push_back(n == 1 ? 0 : 1);
+  sb.push_back(0), sb.push_back(n == 1 ? 0 : (transposed ? k : 1));
   p.projections = {std::move(sa), std::move(sb)};
   p.row = k;
-  p.b_step = n;
+  p.b_step = transposed ? 1 : n;
   return p;
 }
 

@@ -5,8 +5,8 @@
 // per-channel parameters [C] along dimension 1); reduce (reduce, reduce_sum, reduce_mean, reduce_max,
 // reduce_min, reduce_prod: the reduced dimensions are those of input 0 that the output drops or keeps as 1,
 // matched left to right); rows (softmax, layer_norm with optional scale and bias inputs, cumsum: along the
-// last dimension, output shape = input shape); matmul ([..., M, K] x [..., K, N], batch dimensions broadcast,
-// a 1-D operand promoted); permute (transpose, when the shapes decide the permutation: no two input
+// last dimension, output shape = input shape); matmul ([..., M, K] x [..., K, N], or x [..., N, K] (a linear
+// layer's weight) when only that fits; batch dimensions broadcast, a 1-D operand promoted); permute (transpose, when the shapes decide the permutation: no two input
 // dimensions above 1 share a size); flat (reshape: the same elements in row-major order); and fresh (sources,
 // and ops that cannot be evaluated: their output is fresh seeded data in both runs). Every other kind (conv,
 // pooling, gather, scatter, slice, concat, pad, scan, sort, opaque) is fresh with a reason.
