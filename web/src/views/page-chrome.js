@@ -34,6 +34,9 @@ export function createPageChrome({ editable, graphView, catalog, dispatch }) {
         !editable || !(state.selection?.kind === 'op' || state.selection?.kind === 'edge');
       $('opt-broadcast').checked = state.options.broadcast;
       $('opt-resident').checked = state.options.resident_sources;
+      $('opt-numerics').checked = !!state.options.numerics;
+      $('opt-parity').checked = !!state.options.numerics?.parity;
+      $('opt-parity').disabled = (state.options.strategy ?? 'seed') !== 'seed';
       const heat = state.colorBy === 'bytes';
       $('color-bytes').setAttribute('aria-pressed', String(heat));
       $('heat-legend').hidden = !heat;
