@@ -487,6 +487,17 @@ TEST_SUITE("numerics options and checks") {
           std::string::npos);
   }
 
+  TEST_CASE("a plan with numerics reads back and verifies, through the API as through C++") {
+    const FusionGraph g = graph_from(chain("f16", {"exp", "mul", "add"}, 64));
+    const FusionPlan plan = numerics_plan(g);
+    const Expected<FusionPlan> back = read_plan_json(write_plan_json(plan));
+    REQUIRE(back);
+    CHECK(back->groups[1].numerics == plan.groups[1].numerics);
+    CHECK(back->numerics.outputs.size() == plan.numerics.outputs.size());
+    CHECK(back->numerics.outputs[0].max_ulp == plan.numerics.outputs[0].max_ulp);
+    CHECK(verify_plan(g, plan.options, *back).empty());
+  }
+
   TEST_CASE("the verifier catches notes that do not fit and fused rounding points under parity") {
     const FusionGraph g = graph_from(chain("f16", {"exp", "tanh"}));
     FusionPlan plan = numerics_plan(g);
