@@ -2,8 +2,9 @@
 // per output (fused against unfused, in the output's dtype), each kernel's notes in words, what could not be
 // evaluated, and what eager parity costs in bytes.
 //
-// Contract: createNumericsPanel({onSelect}) → {render(state)}. Reads state.graph/plan; hidden when the plan has no
-// numerics (the option is off). Every figure is the planner's (present/numerics.js arranges them; format.js
+// Contract: createNumericsPanel({onSelect}) → {render(state)}. Reads state.graph/plan; when the plan has no numerics
+// (the option, chosen by the section's own select, page/controls/options.js, is off) it shows one line saying what
+// the section is for. Every figure is the planner's (present/numerics.js arranges them; format.js
 // writes bytes). Clicking a note selects its kernel. Browser-only; shown by tests/browser/page-numerics.test.mjs.
 
 import { $, h } from './dom.js';
@@ -27,6 +28,8 @@ export function createNumericsPanel({ onSelect }) {
       shown = { plan, graph };
       const view = numericsView(graph, plan);
       $('numerics-section').hidden = !view;
+      $('numerics-off').hidden = !!view;
+      $('numerics-count').textContent = '';
       if (!view) return;
       $('numerics-count').textContent = `(${view.notes.length} ${view.notes.length === 1 ? 'note' : 'notes'})`;
       const parity = $('numerics-parity');
@@ -39,15 +42,17 @@ export function createNumericsPanel({ onSelect }) {
           h(
             'tr',
             { 'data-op': o.op },
-            h('td', {}, h('code', {}, o.name)),
-            h('td', {}, o.dtype),
+            h('td', {}, h('code', {}, o.name), h('span', { class: 'muted' }, ` ${o.dtype}`)),
             h('td', { class: 'num' }, o.elements.toLocaleString('en-US')),
             h('td', { class: 'num', title: String(o.maxAbs) }, figure(o.maxAbs)),
             h('td', { class: 'num', title: String(o.maxRel) }, figure(o.maxRel)),
             h(
               'td',
-              { class: 'num', title: o.special ? `${o.special} elements NaN or infinite on one side only` : '' },
-              figure(o.maxUlp),
+              {
+                class: 'num',
+                title: `${o.maxUlp}${o.special ? `; ${o.special} elements NaN or infinite on one side only` : ''}`,
+              },
+              o.maxUlp.toLocaleString('en-US'),
               o.special ? ' *' : '',
             ),
           ),
