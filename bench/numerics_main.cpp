@@ -83,6 +83,7 @@ int main() {
     const Seconds with = best_seconds(graph, true, outputs, skipped);
     std::printf("%-12s %zu ops: evaluator %.3f s CPU (%.3f s wall; plan alone %.3f s); %zu outputs, %zu skipped\n",
                 name, graph.size(), with.cpu - plain.cpu, with.wall - plain.wall, plain.wall, outputs, skipped);
+    std::fflush(stdout);
     if (with.cpu - plain.cpu >= 2.0) status = 1;
   }
   return status;

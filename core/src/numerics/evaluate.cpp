@@ -17,9 +17,9 @@ using numerics::Program;
 using numerics::Walker;
 using Values = std::shared_ptr<const std::vector<double>>;
 
-constexpr std::int64_t kMatmulWork = std::int64_t{1} << 27;  // multiply-adds per matmul and run
+constexpr std::int64_t kMatmulWorkPerElement = 256;  // multiply-adds per matmul and run: 256 x max_elements
 constexpr int kLanes = 32;                                   // the fused reduction order's lanes
-constexpr std::int64_t kSourceFactor = 64;                   // sources: up to 64 x max_elements elements
+constexpr std::int64_t kSourceFactor = 16;                   // sources: up to 16 x max_elements elements
 
 struct Slot {
   Values stored;  // rounded to the op's type
@@ -353,7 +353,7 @@ class Evaluator {
     const Program& p = programs_[x];
     Walker walk(p.walk, p.projections);
     const std::int64_t k_size = p.row;
-    limit = std::min(limit, k_size > 0 ? kMatmulWork / k_size : limit);
+    limit = std::min(limit, k_size > 0 ? kMatmulWorkPerElement * s_.max_elements / k_size : limit);
     const std::vector<double>& a = *in[0];
     const std::vector<double>& b = *in[1];
     std::vector<double> out;

@@ -12,11 +12,11 @@
 // fresh data from a splitmix64 stream seeded by (seed, op id), identical in both runs: floats uniform in [-1, 1)
 // rounded to the type, signed integers in [-8, 8), unsigned in [0, 16), bool 0 or 1. A recomputed copy is taken
 // to compute what its owner computes. NaN semantics are the same in both runs (nan notes are not modelled).
-// Bounded work: a source's data has at most 64 x max_elements elements (so a weight a matmul reads is there in
+// Bounded work: a source's data has at most 16 x max_elements elements (so a weight a matmul reads is there in
 // full); each other op evaluates at most max_elements output elements, the first ones in row-major order, and
 // only those whose input elements lie within the inputs' evaluated prefixes (broadcasts, reductions and
 // permutations keep that consistent: the same element of a tensor has the same value for all its readers); a
-// matmul at most 2^27 / K outputs. An op that reads the same arrays in both runs and computes them the same way
+// matmul at most 256 x max_elements / K outputs (2^24 multiply-adds at the default). An op that reads the same arrays in both runs and computes them the same way
 // is computed once. An op none of whose elements can be evaluated is skipped. Arrays are freed after
 // their last reader. Deterministic: the same graph, plan and settings give the same report on every machine, up
 // to the last bit of the double-precision libm functions rounded to f32 (exp, log, tanh, erf, ...).
