@@ -21,8 +21,9 @@
 //    a different float format of the same size (f32 -> f16 -> f32, f16 -> bf16 -> f16): a fused kernel may
 //    elide the pair (Inductor does without emulate_precision_casts), dropping what the narrow type cut off.
 //    ops: [u, v].
-// Notes are listed per group in member order of the op they are about (ops[0]), kinds in the order above for
-// one op. Deterministic; linear in the members and their edges. Shown by tests/core/numerics.test.cpp.
+// Notes are listed per group by member, ascending, each member's in the order above (a contraction note is its
+// add/sub's, a cast note its second cast's, a where's nan note the where's). Deterministic; linear in the
+// members and their edges (plus a binary search per edge). Shown by tests/core/numerics.test.cpp.
 #pragma once
 
 #include <vector>
