@@ -2,7 +2,8 @@
 //
 // Usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--hardware H] [--rule NAME=VALUE]...
 //                    [--dim NAME=VALUE]... [--sweep NAME=FROM:TO[:STEP]] [--search greedy|optimal]
-//                    [--search-budget-nodes N] [--table] [--verify] [FILE|-]
+//                    [--search-budget-nodes N] [--numerics] [--eager-parity] [--numerics-seed N]
+//                    [--numerics-elements N] [--table] [--verify] [FILE|-]
 // The flags become an options document read by fusion::read_options_json, so they are checked exactly
 // as the JSON options are (docs/design.md §9, docs/strategies.md).
 // Prints the plan JSON (byte for byte what the WASM module returns) or, with --table, a readable
@@ -33,7 +34,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--hardware H] [--rule NAME=VALUE]...\n"
     "                   [--dim NAME=VALUE]... [--sweep NAME=FROM:TO[:STEP]] [--search greedy|optimal]\n"
-    "                   [--search-budget-nodes N] [--table] [--verify] [FILE|-]\n"
+    "                   [--search-budget-nodes N] [--numerics] [--eager-parity] [--numerics-seed N]\n"
+    "                   [--numerics-elements N] [--table] [--verify] [FILE|-]\n"
     "Plans kernel fusion for the op graph in FILE (JSON; '-' or nothing reads stdin) and prints the plan.\n"
     "  --no-broadcast      merged edges need equal shapes (default: broadcast-compatible)\n"
     "  --resident-sources  sources are already in memory and cost nothing\n"
@@ -49,6 +51,12 @@ constexpr const char* kUsage =
     "  --search MODE       greedy (default) or optimal: the plan with the fewest bytes the seed rules allow,\n"
     "                      with a proof (strategy seed only)\n"
     "  --search-budget-nodes N  stop the search after N nodes (default 200000): the plan is then bounded\n"
+    "  --numerics          per group, what fusion changes in the results (rounding, FMA contraction,\n"
+    "                      reduction order, NaN choices, casts), and the reference evaluator's differences\n"
+    "                      per output (max_abs, max_rel, max_ulp) on seeded random inputs\n"
+    "  --eager-parity      refuse merges that remove a rounding to f16/bf16/f8 (reason numerics; seed only)\n"
+    "  --numerics-seed N   the random inputs' seed (default 0)\n"
+    "  --numerics-elements N  elements evaluated per tensor (default 65536)\n"
     "  --table             print a readable table instead of JSON\n"
     "  --verify            check the plan with the independent verifier; exit 3 on a violation\n";
 
@@ -100,6 +108,12 @@ void add_search_budget(Args& args, const std::string& text) {
   args.options["search"]["budget_nodes"] = parsed.is_discarded() ? nlohmann::json(text) : parsed;
 }
 
+// "--numerics-seed N", "--numerics-elements N": options.numerics[key], checked by the options reader.
+void add_number(Args& args, const char* key, const std::string& text) {
+  nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+  args.options["numerics"][key] = parsed.is_discarded() ? nlohmann::json(text) : parsed;
+}
+
 Args parse_args(int argc, char** argv) {
   Args args;
   bool have_file = false;
@@ -117,6 +131,10 @@ Args parse_args(int argc, char** argv) {
     else if (a == "--sweep" && i + 1 < argc) add_sweep(args, argv[++i]);
     else if (a == "--search" && i + 1 < argc) args.options["search"]["mode"] = argv[++i];
     else if (a == "--search-budget-nodes" && i + 1 < argc) add_search_budget(args, argv[++i]);
+    else if (a == "--numerics") args.options["numerics"]["evaluate"] = true;
+    else if (a == "--eager-parity") args.options["numerics"]["parity"] = true;
+    else if (a == "--numerics-seed" && i + 1 < argc) add_number(args, "seed", argv[++i]);
+    else if (a == "--numerics-elements" && i + 1 < argc) add_number(args, "max_elements", argv[++i]);
     else if (a.size() > 1 && a[0] == '-' ) args.error = "unknown option '" + a + "'";
     else if (have_file) args.error = "more than one input file";
     else { args.file = a; have_file = true; }

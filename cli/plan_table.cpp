@@ -52,6 +52,38 @@ std::string search_line(const SearchCertificate& s) {
          greedy + ")\n";
 }
 
+// Numerics (docs/design.md §18): each group's notes in words, the evaluator's figures per output, what it skipped
+// and what eager parity costs.
+std::string numerics_lines(const FusionGraph& g, const FusionPlan& plan) {
+  std::string out = "\nnumerics: what fusion changes in the results\n";
+  bool any = false;
+  for (const FusionGroup& group : plan.groups)
+    for (const NumericsNote& note : group.numerics) {
+      out += "  group " + std::to_string(group.id) + " [" + note.kind + "] " + note.message + "\n";
+      any = true;
+    }
+  if (!any) out += "  no group changes rounding, contraction, reduction order, NaN handling or casts\n";
+  const NumericsReport& r = plan.numerics;
+  if (plan.options.numerics.parity)
+    out += "eager parity: every rounding point kept; it costs " + std::string(r.parity_cost_bytes < 0 ? "-" : "+") +
+           grouped(static_cast<std::uint64_t>(r.parity_cost_bytes < 0 ? -r.parity_cost_bytes : r.parity_cost_bytes)) +
+           " bytes against the plan without it\n";
+  if (!r.evaluated) return out;
+  out += "reference evaluator (seed " + std::to_string(plan.options.numerics.seed) + ", at most " +
+         grouped(static_cast<std::uint64_t>(plan.options.numerics.max_elements)) +
+         " elements per tensor): fused against unfused, per output\n";
+  out += "  " + pad("output", 22) + pad("dtype", 7) + pad("elements", 12) + pad("max_abs", 14) + pad("max_rel", 14) +
+         "max_ulp\n";
+  for (const NumericsOutput& o : r.outputs)
+    out += "  " + pad(label(g, o.op), 22) + pad(std::string(to_string(o.type)), 7) +
+           pad(grouped(static_cast<std::uint64_t>(o.elements)), 12) + pad(fixed(o.max_abs, "%.6g"), 14) +
+           pad(fixed(o.max_rel, "%.3g"), 14) + fixed(o.max_ulp, "%.0f") +
+           (o.mismatched_special ? " (" + std::to_string(o.mismatched_special) + " NaN/inf mismatches)" : "") + "\n";
+  for (const NumericsSkipped& s : r.skipped)
+    out += "  not evaluated (fresh data downstream): " + label(g, s.op) + ": " + s.reason + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string format_plan_table(const FusionGraph& g, const FusionPlan& plan) {
@@ -70,6 +102,7 @@ std::string format_plan_table(const FusionGraph& g, const FusionPlan& plan) {
   if (plan.search.present) out += search_line(plan.search);
   if (plan.has_dims) out += dims_lines(plan);
   for (const PlanWarning& w : plan.warnings) out += "warning[" + w.code + "]: " + w.message + "\n";
+  if (plan.numerics.present) out += numerics_lines(g, plan);
   const auto unfused = std::count_if(plan.edges.begin(), plan.edges.end(), [](const EdgeDecision& e) {
     return !e.fused && e.reason != EdgeReason::source;
   });

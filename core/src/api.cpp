@@ -160,7 +160,7 @@ std::string catalog() {
     out["rules"] = nlohmann::json::array();
     for (std::string_view name : rule_names()) out["rules"].push_back(name);
     out["reasons"] = nlohmann::json::array();
-    for (int r = static_cast<int>(EdgeReason::source); r <= static_cast<int>(EdgeReason::range); ++r)
+    for (int r = static_cast<int>(EdgeReason::source); r <= static_cast<int>(EdgeReason::numerics); ++r)
       out["reasons"].push_back(to_string(static_cast<EdgeReason>(r)));  // every reason but none, in order
     for (OpKind kind : all_op_kinds())
       out["kinds"].push_back({{"name", to_string(kind)}, {"category", to_string(category(kind))},

@@ -36,7 +36,7 @@ OpId FusionGraph::add_op(FusionOp op) {
 
 OpId FusionGraph::add_op(OpKind kind, std::vector<OpId> inputs, Shape shape, std::int64_t dtype_bytes,
                          std::string name) {
-  return add_op(FusionOp{kind, std::move(inputs), std::move(shape), dtype_bytes, std::move(name), false, {}, {}, {}});
+  return add_op(FusionOp{kind, std::move(inputs), std::move(shape), dtype_bytes, std::move(name), false, {}, {}, {}, {}});
 }
 
 std::string describe_op(const FusionGraph& graph, OpId id) {

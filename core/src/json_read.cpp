@@ -247,6 +247,7 @@ class GraphSax : public nlohmann::json_sax<json> {
       d.op.kind = *kind;
     } else if (key_ == "dtype") {
       d.dtype_from_name = v.type == Scalar::string ? dtype_size(v.text) : std::nullopt;
+      if (d.dtype_from_name) d.op.dtype = v.text;
       if (!d.dtype_from_name) {
         d.dtype_reported = true;
         add_op_error(ErrorCode::unknown_dtype,

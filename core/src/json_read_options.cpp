@@ -166,6 +166,43 @@ std::optional<Error> read_search(const json& value, SearchSettings& into) {
   return std::nullopt;
 }
 
+// "numerics": true | false | {"evaluate": bool, "parity": bool, "seed": N, "max_elements": N} (docs/design.md §18).
+std::optional<Error> read_numerics(const json& value, NumericsSettings& into) {
+  if (value.is_boolean()) {
+    into.enabled = value.get<bool>();
+    return std::nullopt;
+  }
+  if (!value.is_object())
+    return option_error("option 'numerics' must be true, false or {\"evaluate\": true, \"parity\": false, \"seed\": 0, "
+                        "\"max_elements\": 65536}",
+                        "/numerics");
+  into.enabled = true;
+  for (const auto& [key, field] : value.items()) {
+    const std::string path = "/numerics/" + key;
+    if (key == "evaluate" || key == "parity") {
+      if (!field.is_boolean()) return option_error("numerics '" + key + "' must be true or false", path);
+      (key == "evaluate" ? into.evaluate : into.parity) = field.get<bool>();
+    } else if (key == "seed") {
+      const bool whole = field.is_number_integer() && (field.is_number_unsigned() || field.get<std::int64_t>() >= 0);
+      if (!whole || field.get<std::uint64_t>() > kMaxExactBytes)
+        return option_error("numerics 'seed' must be a whole number from 0 to 2^53 - 1", path);
+      into.seed = field.get<std::uint64_t>();
+    } else if (key == "max_elements") {
+      const bool whole = field.is_number_integer() && !field.is_number_unsigned() ? field.get<std::int64_t>() >= 1
+                                                                                 : field.is_number_unsigned();
+      if (!whole || field.get<std::uint64_t>() < 1 || field.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxNumericsElements))
+        return option_error("numerics 'max_elements' must be a whole number from 1 to " +
+                                std::to_string(kMaxNumericsElements) + " (elements evaluated per tensor)",
+                            path);
+      into.max_elements = field.get<std::int64_t>();
+    } else {
+      return option_error("unknown numerics field '" + key + "'; numerics has evaluate, parity, seed and max_elements",
+                          path);
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<Error> read_name(const json& value, std::string& into, const std::string& key) {
   if (!value.is_string()) return option_error("option '" + key + "' must be a string", "/" + key);
   into = value.get<std::string>();
@@ -196,9 +233,11 @@ Expected<PlannerOptions> read_options_json(std::string_view text) {
       error = read_dims(value, options.dims);
     } else if (key == "search") {
       error = read_search(value, options.search);
+    } else if (key == "numerics") {
+      error = read_numerics(value, options.numerics);
     } else {
       error = option_error("unknown option '" + key +
-                               "'; options are broadcast, resident_sources, strategy, hardware, rules, dims and search",
+                               "'; options are broadcast, resident_sources, strategy, hardware, rules, dims, search and numerics",
           "/" + key);
     }
     if (error) return *error;

@@ -115,7 +115,38 @@ FusionGroup read_group(const json& v, const std::string& path, PlanFields& f) {
   if (v.is_object() && v.contains("bytes_saved")) group.bytes_saved = static_cast<std::int64_t>(f.number(v, "bytes_saved", path));
   group.bytes_read_formula = f.formula(v, "bytes_read_formula", path);
   group.bytes_written_formula = f.formula(v, "bytes_written_formula", path);
+  if (const json* notes = v.is_object() && v.contains("numerics") ? f.list(v, "numerics", path) : nullptr)
+    for (std::size_t k = 0; k < notes->size(); ++k) {  // docs/design.md §18
+      const std::string at = path + "/numerics/" + std::to_string(k);
+      group.numerics.push_back({f.text((*notes)[k], "kind", at), f.ids((*notes)[k], "ops", at), f.text((*notes)[k], "message", at)});
+    }
   return group;
+}
+
+// The evaluator's report (docs/design.md §18): its lists, which the verifier checks; the figures as numbers.
+NumericsReport read_report(const json& v, PlanFields& f) {
+  NumericsReport r;
+  r.present = true;
+  r.evaluated = f.flag(v, "evaluated", "/numerics");
+  if (v.is_object() && v.contains("parity_cost_bytes")) r.parity_cost_bytes = static_cast<std::int64_t>(f.number(v, "parity_cost_bytes", "/numerics"));
+  if (const json* outputs = f.list(v, "outputs", "/numerics"))
+    for (std::size_t k = 0; k < outputs->size(); ++k) {
+      const std::string at = "/numerics/outputs/" + std::to_string(k);
+      const json& o = (*outputs)[k];
+      NumericsOutput out;
+      out.op = static_cast<OpId>(f.count(o, "op", at));
+      out.elements = static_cast<std::int64_t>(f.count(o, "elements", at));
+      out.max_abs = f.number(o, "max_abs", at);
+      out.max_rel = f.number(o, "max_rel", at);
+      out.max_ulp = f.number(o, "max_ulp", at);
+      r.outputs.push_back(out);
+    }
+  if (const json* skipped = f.list(v, "skipped", "/numerics"))
+    for (std::size_t k = 0; k < skipped->size(); ++k) {
+      const std::string at = "/numerics/skipped/" + std::to_string(k);
+      r.skipped.push_back({static_cast<OpId>(f.count((*skipped)[k], "op", at)), f.text((*skipped)[k], "reason", at)});
+    }
+  return r;
 }
 
 EdgeDecision read_edge(const json& v, const std::string& path, PlanFields& f) {
@@ -214,6 +245,7 @@ Expected<FusionPlan> read_plan_json(std::string_view text) {
   }
   // Plan search (docs/design.md §17): present for searched plans.
   if (root.is_object() && root.contains("search")) plan.search = read_certificate(root["search"], f);
+  if (root.is_object() && root.contains("numerics")) plan.numerics = read_report(root["numerics"], f);
   if (f.error) return *f.error;
   return plan;
 }

@@ -60,7 +60,42 @@ void append_warnings(std::string& out, const std::vector<PlanWarning>& warnings)
   out += ",\"warnings\":" + list.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-void append_group(std::string& out, const FusionGroup& group, bool has_dims) {
+// ,"numerics":[{"kind","ops","message"}]: a group's notes (docs/design.md §18).
+void append_notes(std::string& out, const std::vector<NumericsNote>& notes) {
+  out += ",\"numerics\":[";
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    out += (i ? ",{\"kind\":" : "{\"kind\":") + json(notes[i].kind).dump() + ",\"ops\":";
+    append_list(out, notes[i].ops);
+    out += ",\"message\":" + json(notes[i].message).dump(-1, ' ', false, json::error_handler_t::replace) + '}';
+  }
+  out += ']';
+}
+
+// ,"numerics":{...}: the reference evaluator's report (docs/design.md §18).
+void append_report(std::string& out, const FusionPlan& plan) {
+  const NumericsSettings& s = plan.options.numerics;
+  out += ",\"numerics\":{\"evaluated\":" + std::string(plan.numerics.evaluated ? "true" : "false");
+  out += ",\"seed\":" + std::to_string(s.seed) + ",\"max_elements\":" + std::to_string(s.max_elements);
+  out += s.parity ? ",\"parity\":true,\"parity_cost_bytes\":" + std::to_string(plan.numerics.parity_cost_bytes)
+                  : std::string(",\"parity\":false");
+  out += ",\"outputs\":[";
+  for (std::size_t i = 0; i < plan.numerics.outputs.size(); ++i) {
+    const NumericsOutput& o = plan.numerics.outputs[i];
+    out += (i ? ",{\"op\":" : "{\"op\":") + std::to_string(o.op) + ",\"dtype\":\"" + std::string(to_string(o.type)) + '"';
+    out += ",\"elements\":" + std::to_string(o.elements) + ",\"max_abs\":" + json(o.max_abs).dump();
+    out += ",\"max_rel\":" + json(o.max_rel).dump() + ",\"max_ulp\":" + json(o.max_ulp).dump();
+    out += ",\"mismatched_special\":" + std::to_string(o.mismatched_special) + '}';
+  }
+  out += "],\"skipped\":[";
+  for (std::size_t i = 0; i < plan.numerics.skipped.size(); ++i) {
+    const NumericsSkipped& k = plan.numerics.skipped[i];
+    out += (i ? ",{\"op\":" : "{\"op\":") + std::to_string(k.op) + ",\"reason\":" +
+           json(k.reason).dump(-1, ' ', false, json::error_handler_t::replace) + '}';
+  }
+  out += "]}";
+}
+
+void append_group(std::string& out, const FusionGroup& group, bool has_dims, bool notes) {
   out += "{\"id\":";
   append_number(out, group.id);
   out += ",\"ops\":";
@@ -89,6 +124,7 @@ void append_group(std::string& out, const FusionGroup& group, bool has_dims) {
   append_number(out, group.bytes_unfused);
   out += ",\"bytes_saved\":";
   append_number(out, group.bytes_saved);
+  if (notes) append_notes(out, group.numerics);
   out += '}';
 }
 
@@ -167,6 +203,10 @@ std::string write_plan_json(const FusionPlan& plan) {
   }
   if (plan.options.search.mode == SearchMode::optimal)
     out += ",\"search\":{\"mode\":\"optimal\",\"budget_nodes\":" + std::to_string(plan.options.search.budget_nodes) + '}';
+  if (const NumericsSettings& n = plan.options.numerics; n.enabled)
+    out += std::string(",\"numerics\":{\"evaluate\":") + (n.evaluate ? "true" : "false") + ",\"parity\":" +
+           (n.parity ? "true" : "false") + ",\"seed\":" + std::to_string(n.seed) +
+           ",\"max_elements\":" + std::to_string(n.max_elements) + '}';
   out += '}';
   if (plan.search.present) append_certificate(out, plan.search);
   if (plan.has_dims) {
@@ -178,7 +218,7 @@ std::string write_plan_json(const FusionPlan& plan) {
   out += ",\"groups\":[";
   for (std::size_t i = 0; i < plan.groups.size(); ++i) {
     if (i) out += ',';
-    append_group(out, plan.groups[i], plan.has_dims);
+    append_group(out, plan.groups[i], plan.has_dims, plan.options.numerics.enabled);
   }
   out += "],\"op_group\":";
   append_list(out, plan.op_group);
@@ -205,6 +245,7 @@ std::string write_plan_json(const FusionPlan& plan) {
     append_edge(out, plan.edges[i]);
   }
   out += ']';
+  if (plan.numerics.present) append_report(out, plan);
   if (plan.has_dims || !plan.warnings.empty()) append_warnings(out, plan.warnings);
   out += '}';
   return out;

@@ -6,7 +6,7 @@
 
 namespace fusion {
 namespace {
-constexpr std::array<std::pair<EdgeReason, const char*>, 16> kReasons = {{
+constexpr std::array<std::pair<EdgeReason, const char*>, 17> kReasons = {{
     {EdgeReason::none, "none"},
     {EdgeReason::source, "source"},
     {EdgeReason::barrier_producer, "barrier_producer"},
@@ -23,6 +23,7 @@ constexpr std::array<std::pair<EdgeReason, const char*>, 16> kReasons = {{
     {EdgeReason::output, "output"},
     {EdgeReason::consumers, "consumers"},
     {EdgeReason::range, "range"},
+    {EdgeReason::numerics, "numerics"},
 }};
 static_assert([] {
   for (std::size_t i = 0; i < kReasons.size(); ++i)

@@ -17,6 +17,7 @@
 #include "fusion/dims.h"
 #include "fusion/hardware.h"
 #include "fusion/labels.h"
+#include "fusion/numerics.h"
 #include "fusion/strategy.h"
 
 namespace fusion {
@@ -208,6 +209,12 @@ std::optional<Error> FusionPlanner::options_error() const {
                  "search is available for seed so far (strategy 'seed' with every rule off); strategy '" +
                      options_.strategy + "' plans greedily only",
                  {}, "/search/mode", {}, {}};
+  if (options_.numerics.parity && (options_.strategy != "seed" || options_.rules != StrategyRules{} ||
+                                   options_.search.mode == SearchMode::optimal))
+    return Error{ErrorCode::invalid_options,
+                 "eager parity is available for the greedy seed planner so far (strategy 'seed' with every rule off, "
+                 "search greedy)",
+                 {}, "/numerics/parity", {}, {}};
   if (!hardware_profile(options_.hardware))
     return Error{ErrorCode::invalid_options,
                  "unknown hardware '" + options_.hardware + "'; the known profiles are " +
@@ -255,6 +262,21 @@ Expected<FusionPlan> FusionPlanner::plan_bound(const FusionGraph& graph, std::ve
     warnings.push_back({"search_budget_capped",
                         "the search budget was capped at " + std::to_string(kMaxSearchNodes) + " nodes",
                         "/search/budget_nodes"});
+  if (options_.numerics.enabled) {  // docs/design.md §18
+    std::vector<std::vector<NumericsNote>> notes = fusion_notes(graph, plan);
+    for (std::size_t k = 0; k < plan.groups.size(); ++k) plan.groups[k].numerics = std::move(notes[k]);
+    if (options_.numerics.evaluate) plan.numerics = evaluate_numerics(graph, plan, options_.numerics);
+    plan.numerics.present = true;
+    plan.numerics.evaluated = options_.numerics.evaluate;
+    if (options_.numerics.parity) {  // what parity costs: the plan without it
+      PlannerOptions without = options_;
+      without.numerics = {};
+      const Expected<FusionPlan> free = FusionPlanner(without).plan_numbers(graph);
+      FUSION_CHECK(static_cast<bool>(free), "a graph that plans with eager parity plans without it");
+      plan.numerics.parity_cost_bytes =
+          static_cast<std::int64_t>(plan.bytes_fused) - static_cast<std::int64_t>(free->bytes_fused);
+    }
+  }
   plan.warnings = std::move(warnings);
   return plan;
 }

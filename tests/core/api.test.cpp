@@ -100,7 +100,7 @@ TEST_CASE("catalog lists the presets with their rules, the hardware profiles, th
   CHECK(out["rules"][14] == "max_pointwise_cat_inputs");
   CHECK(out["reasons"] == json::parse(R"(["source", "barrier_producer", "barrier_consumer", "shape", "cycle", "anchor",
                                           "layout", "multi_pass", "limit", "unprofitable", "region",
-                                          "post_dominator", "output", "consumers", "range"])"));
+                                          "post_dominator", "output", "consumers", "range", "numerics"])"));
 }
 
 TEST_CASE("a rule the strategy does not accept is an invalid_options error naming the rule and the strategy") {

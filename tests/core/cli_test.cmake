@@ -64,3 +64,14 @@ expect_run("--search-budget-nodes capped" 0 "\"warnings\":\\[\\{\"code\":\"searc
 expect_run("--search bad mode" 2 "^$" "options: error\\[invalid_options\\]: search mode must be.*/search/mode" --search best ${trap})
 expect_run("--search-budget-nodes 0" 2 "^$" "options: error\\[invalid_options\\]: 'budget_nodes' must be.*/search/budget_nodes" --search optimal --search-budget-nodes 0 ${trap})
 expect_run("--search with another strategy" 2 "^$" "error\\[invalid_options\\]: search is available for seed so far.*/search/mode" --search optimal --strategy tvm ${trap})
+
+# Numerics (docs/design.md §18): notes per group, the reference evaluator, eager parity.
+set(f16 ${EXAMPLES}/f16_chain.json)
+expect_run("--numerics" 0 "\"numerics\":\\[\\{\"kind\":\"rounding\",\"ops\":\\[1,2\\].*\"numerics\":\\{\"evaluated\":true,\"seed\":0,\"max_elements\":65536,\"parity\":false,\"outputs\":\\[\\{\"op\":5,\"dtype\":\"f32\",\"elements\":64,\"max_abs\":[0-9.e-]+,.*\"skipped\":\\[\\{\"op\":6,\"reason\":\"opaque is not evaluated" "^$" --numerics --verify ${f16})
+expect_run("--numerics table" 0 "numerics: what fusion changes in the results\n  group 1 \\[rounding\\] op 1 \\('a'\\) is f16.*\\[contraction\\] the multiply op 3 \\('m'\\).*reference evaluator \\(seed 0, at most 65,536 elements per tensor\\).*\n  r +f32 +64 .*not evaluated \\(fresh data downstream\\): o: opaque" "^$" --table --numerics ${f16})
+expect_run("--eager-parity" 0 "\"reason\":\"numerics\".*\"parity\":true,\"parity_cost_bytes\":65536," "^$" --numerics --eager-parity --verify ${f16})
+expect_run("--eager-parity table" 0 "eager parity: every rounding point kept; it costs \\+65,536 bytes.*a -> b: numerics" "^$" --table --eager-parity --numerics ${f16})
+expect_run("--numerics-seed" 0 "\"seed\":5" "^$" --numerics --numerics-seed 5 ${f16})
+expect_run("--numerics-elements" 0 "\"op\":5,\"dtype\":\"f32\",\"elements\":1," "^$" --numerics --numerics-elements 64 ${f16})
+expect_run("--numerics-elements 0" 2 "^$" "options: error\\[invalid_options\\]: numerics 'max_elements' must be.*/numerics/max_elements" --numerics --numerics-elements 0 ${f16})
+expect_run("--eager-parity with another strategy" 2 "^$" "error\\[invalid_options\\]: eager parity is available.*/numerics/parity" --eager-parity --strategy xla ${f16})

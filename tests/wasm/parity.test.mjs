@@ -58,3 +58,26 @@ test(`${RANDOM_GRAPHS} seeded random graphs plan the same in WASM and natively`,
   // The graphs must exercise fusion, not only singletons.
   assert.ok(fusedGroups >= RANDOM_GRAPHS, `only ${fusedGroups} multi-op groups in ${RANDOM_GRAPHS} graphs`);
 });
+
+test('numerics (docs/design.md §18): the same notes, figures and parity cost in WASM and natively', () => {
+  const text = readFileSync(new URL('../core/data/f16_chain.json', import.meta.url), 'utf8');
+  for (const [options, flags] of [
+    [{ numerics: true }, ['--numerics']],
+    [{ numerics: { parity: true } }, ['--eager-parity']],
+    [
+      { numerics: { seed: 3, max_elements: 100 } },
+      ['--numerics', '--numerics-seed', '3', '--numerics-elements', '100'],
+    ],
+  ]) {
+    const native = runCli(text, {}, flags);
+    const wasm = fusion.planText(text, options);
+    assert.equal(native.stdout, `${wasm}\n`, JSON.stringify(options));
+    assert.ok(JSON.parse(wasm).numerics.evaluated);
+    const check = fusion.verify(text, options, wasm);
+    assert.deepEqual(check.violations, [], JSON.stringify(options));
+  }
+  const bad = fusion.plan(text, { numerics: { max_elements: 0 } });
+  assert.equal(bad.ok, false);
+  assert.equal(bad.error.code, 'invalid_options');
+  assert.equal(bad.error.path, '/numerics/max_elements');
+});

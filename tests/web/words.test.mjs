@@ -28,6 +28,7 @@ test('every reason code of the planner has its own plain-words explanation', () 
     'output',
     'consumers',
     'range',
+    'numerics',
   ]; // docs/design.md §7, docs/strategies.md (the compiler procedures' reasons)
   assert.deepEqual([...REASON_CODES].sort(), [...codes].sort());
   for (const code of codes) {

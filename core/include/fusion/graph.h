@@ -35,6 +35,7 @@ struct FusionOp {
   std::string region;        // control-flow region ("" = top level); nothing fuses across regions
   std::string label;         // free text for people (e.g. the ONNX op type of an `opaque` op); never planned on
   std::vector<std::string> dim_names;  // per dimension of shape, its name or "" (docs/design.md §16); empty: no names
+  std::string dtype;         // the dtype name as given ("f16"), "" when only dtype_bytes was (fusion/numerics.h)
 
   bool is_source() const { return inputs.empty(); }
 };

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fusion/graph.h"
+#include "fusion/numerics.h"
 #include "fusion/op_kind.h"
 #include "fusion/search.h"
 
@@ -38,6 +39,7 @@ enum class EdgeReason {
   output,            // tvm, xla: the producer is a graph output, written by its own kernel
   consumers,         // xla: the producer fuses into all its consumers or none, and one of them cannot take it
   range,             // inductor: the two nodes' iteration ranges (numel, rnumel) are not compatible
+  numerics,          // eager parity (docs/design.md §18): the producer is a rounding point the merge would remove
 };
 
 const char* to_string(EdgeReason reason);
@@ -69,6 +71,7 @@ struct FusionGroup {
   // For a graph with named dimensions (docs/design.md §16): bytes_read / bytes_written as polynomials in the
   // names (fusion/formula.h text), nullopt when a coefficient does not fit.
   std::optional<std::string> bytes_read_formula, bytes_written_formula;
+  std::vector<NumericsNote> numerics;  // what running it as one kernel may change (options.numerics, §18)
 };
 
 // Something the caller may want to know that did not stop the plan, e.g. {"unused_dim", "...", "/dims/N"}.
@@ -119,6 +122,7 @@ struct PlannerOptions {
   StrategyRules rules;            // resolved: the preset's rules with the caller's overrides applied
   DimValues dims;                 // values of named dimensions, over the graph's defaults (docs/design.md §16)
   SearchSettings search;          // greedy (default) or optimal plan search (fusion/search.h, docs/design.md §17)
+  NumericsSettings numerics;      // notes, reference evaluation, eager parity (fusion/numerics.h, docs/design.md §18)
 };
 
 struct FusionPlan {
@@ -144,6 +148,7 @@ struct FusionPlan {
   std::optional<std::string> bytes_unfused_formula, bytes_fused_formula, bytes_saved_formula;
   std::vector<PlanWarning> warnings;   // e.g. unused_dim
   SearchCertificate search;            // filled when options.search.mode is optimal (fusion/search.h)
+  NumericsReport numerics;             // filled when options.numerics evaluates (fusion/numerics.h)
 };
 
 }  // namespace fusion

@@ -34,6 +34,7 @@ class FusionPlanner {
   FusionPlanner& with_rules(StrategyRules rules) { options_.rules = std::move(rules); return *this; }
   // Values of named dimensions, over the graph's defaults (docs/design.md §16).
   FusionPlanner& with_dims(DimValues dims) { options_.dims = std::move(dims); return *this; }
+  FusionPlanner& with_numerics(NumericsSettings numerics) { options_.numerics = numerics; return *this; }
   const PlannerOptions& options() const { return options_; }
 
   // A graph with named dimensions is bound first (options().dims over its defaults, fusion/dims.h); the plan then

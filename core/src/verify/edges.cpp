@@ -84,7 +84,9 @@ class ReasonJudge {
       for (OpId x : group.ops) holds_[group.id] |= holds(c.g.op(x));
     for (const Edge& e : c.edges)
       if (c.group_of(e.producer) != c.group_of(e.consumer))
-        between_[key(e.producer, e.consumer)] |= bit(local_reason(c, e.producer, e.consumer));
+        between_[key(e.producer, e.consumer)] |= bit(local_reason(c, e.producer, e.consumer)) |
+                                                  (c.options.numerics.parity && is_rounding_point(c.g, e.producer)
+                                                       ? bit(EdgeReason::numerics) : 0);
   }
 
   Reasons allowed(OpId producer, OpId consumer) const {
@@ -93,6 +95,8 @@ class ReasonJudge {
     Reasons out = c_.g.op(producer).region != c_.g.op(consumer).region ? bit(EdgeReason::region) : 0;
     out |= bit(local) | local_extras(c_, producer, consumer);
     if (local == EdgeReason::none) out |= joined_groups(producer, consumer);
+    if (local == EdgeReason::none && c_.options.numerics.parity && is_rounding_point(c_.g, producer))
+      out |= bit(EdgeReason::numerics);  // eager parity (docs/design.md §18)
     if (local == EdgeReason::none || local == EdgeReason::shape) out |= heavy_roles(producer, consumer);
     return out & ~bit(EdgeReason::none);
   }

@@ -27,6 +27,7 @@ import { createGraphView } from '../views/graph-view.js';
 import { createLazyJsonEditor } from '../views/lazy-json-editor.js';
 import { createPageChrome, showPageMode } from '../views/page-chrome.js';
 import { createPlanPanel } from '../views/plan-panel.js';
+import { createNumericsPanel } from '../views/numerics-panel.js';
 import { createSavingsPanel } from '../views/savings-panel.js';
 import { createSelectionPanel } from '../views/selection-panel.js';
 import { createSizesPanel } from '../views/sizes-panel.js';
@@ -85,6 +86,7 @@ const planPanel = createPlanPanel({
   onSelect: select,
   hardwareLabel: (name) => labelOf(picker.catalog(), 'hardware', name),
 });
+const numericsPanel = createNumericsPanel({ onSelect: select });
 // The compare view (not in embed mode; loaded when first opened): two strategies' plans side by side, planned
 // by compare-planner.js.
 const compareView = mode.embed
@@ -133,6 +135,7 @@ store.subscribe((state) => {
   compareView?.render(state);
   graphPane.render(state);
   planPanel.render(state);
+  numericsPanel.render(state);
   savingsPanel.render(state);
   sizesPanel.render(state);
   sweepPanel?.render(state);

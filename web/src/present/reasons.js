@@ -36,6 +36,8 @@ const WORDS = {
     `${p} fuses into all of its consumers (a copy in each) or into none, and one of them cannot take it, so it does not fuse into ${c} either.`,
   range: (p, c) =>
     `${p} and ${c} iterate over incompatible ranges (element and reduction counts), so they cannot share one loop nest.`,
+  numerics: (p, c) =>
+    `Eager parity: ${p} is stored in f16, bf16 or f8, and inside one kernel with ${c} it would stay unrounded, so the results would differ from eager mode; it is written (rounded) to memory instead.`,
 };
 
 const SHORT = {
@@ -54,6 +56,7 @@ const SHORT = {
   output: 'output',
   consumers: 'consumers',
   range: 'range',
+  numerics: 'parity',
 };
 
 // Reasons that follow from the op kinds alone (drawn as plain dashed edges); every other one is a rule's block.

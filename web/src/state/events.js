@@ -8,7 +8,8 @@
 //   {type:'import-graph', text, name}                   a model or graph file opened (file-open.js; undoable)
 //   {type:'edit-graph', edit}                           an edit on the graph (see applyEdit)
 //   {type:'set-option', key, value}                     broadcast / resident_sources (booleans), strategy /
-//                                                       hardware (names; the default name removes the key)
+//                                                       hardware (names; the default name removes the key),
+//                                                       numerics (false, true or 'parity'; docs/design.md §18)
 //   {type:'set-dim', name, value}                       a named dimension's value (options.dims, dims.js; null:
 //                                                       back to the graph's default); a run of them is one undo
 //   {type:'set-sweep-dim', dim}                         which name the size chart sweeps (null: the first)
@@ -100,9 +101,19 @@ export function applyEdit(graph, edit) {
 // Options with one option set: booleans as booleans; a strategy or hardware name, left out when it is the default.
 function withOption(options, key, value) {
   if (key in DEFAULT_OPTIONS) return { ...options, [key]: !!value };
+  if (key === 'numerics') return withNumerics(options, value);
   if (!(key in DEFAULT_CHOICES) || !isChoiceName(value)) throw new Error(`unknown option ${key}=${value}`);
   const { [key]: _, ...rest } = options;
   return value === DEFAULT_CHOICES[key] ? rest : { ...rest, [key]: value };
+}
+
+// The numerics option (docs/design.md §18): false removes it, true asks for notes and the evaluator, 'parity' for
+// eager parity as well.
+function withNumerics(options, value) {
+  if (![false, true, 'parity'].includes(value)) throw new Error(`unknown option numerics=${value}`);
+  const { numerics: _, ...rest } = options;
+  if (value === false) return rest;
+  return { ...rest, numerics: value === 'parity' ? { parity: true } : true };
 }
 
 const samePair = (a, b) => JSON.stringify(a) === JSON.stringify(b);

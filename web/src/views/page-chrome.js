@@ -34,6 +34,11 @@ export function createPageChrome({ editable, graphView, catalog, dispatch }) {
         !editable || !(state.selection?.kind === 'op' || state.selection?.kind === 'edge');
       $('opt-broadcast').checked = state.options.broadcast;
       $('opt-resident').checked = state.options.resident_sources;
+      const numerics = state.options.numerics;
+      $('opt-numerics').value = numerics?.parity ? 'parity' : numerics ? 'on' : 'off';
+      // Eager parity is the strict planner's (the others refuse it); the choice stays while it is in use.
+      $('opt-numerics').querySelector('[value="parity"]').disabled =
+        (state.options.strategy ?? 'seed') !== 'seed' && !numerics?.parity;
       const heat = state.colorBy === 'bytes';
       $('color-bytes').setAttribute('aria-pressed', String(heat));
       $('heat-legend').hidden = !heat;

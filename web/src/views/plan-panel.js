@@ -22,6 +22,7 @@ import { bytesFormula, hasNames } from '../present/formula.js';
 import { explainReason, shortReason, isBlocked } from '../present/reasons.js';
 import { buildViewModel } from '../present/view-model.js';
 import { groupRows } from '../present/group-rows.js';
+import { groupBadge } from '../present/numerics.js';
 import { isStale } from '../state/events.js';
 
 // Rows drawn in the group table and in each list of unfused edges; a big plan's rest is summarized in one
@@ -86,9 +87,17 @@ function groupsKey(graph, plan, sel) {
   const groups = plan.groups.map(
     (g) =>
       `${g.ops}|${g.recomputed ?? ''}|${g.inputs}|${g.outputs}|${g.label}|${g.rule}|${g.kernel}|` +
-      `${g.bytes_read_formula ?? ''}|${g.bytes_written_formula ?? ''}`,
+      `${g.bytes_read_formula ?? ''}|${g.bytes_written_formula ?? ''}|${JSON.stringify(g.numerics ?? null)}`,
   );
   return { graph, text: `${JSON.stringify(sel)}#${plan.kernels_fused}#${groups.join(';')}` };
+}
+
+// A kernel's numerics badge (docs/design.md §18): how many notes and of which kinds; the notes as its tooltip.
+function numericsBadge(group) {
+  const badge = groupBadge(group);
+  return badge
+    ? h('span', { class: 'numerics-badge', 'data-testid': 'numerics-badge', title: badge.title }, badge.text)
+    : null;
 }
 
 // A kernel's estimated time as its table cell shows it.
@@ -192,6 +201,7 @@ export function createPlanPanel({ onSelect, hardwareLabel = (name) => name }) {
             g.label ? h('span', { class: 'pattern', 'data-testid': 'group-label' }, breakableLabel(g.label)) : null,
             memberList(g.ops),
             cells.time,
+            numericsBadge(plan.groups[k]),
             groupFormula(plan.groups[k]),
           ),
           h('td', {}, opList(graph, g.inputs)),
