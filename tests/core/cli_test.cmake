@@ -64,3 +64,8 @@ expect_run("--search-budget-nodes capped" 0 "\"warnings\":\\[\\{\"code\":\"searc
 expect_run("--search bad mode" 2 "^$" "options: error\\[invalid_options\\]: search mode must be.*/search/mode" --search best ${trap})
 expect_run("--search-budget-nodes 0" 2 "^$" "options: error\\[invalid_options\\]: 'budget_nodes' must be.*/search/budget_nodes" --search optimal --search-budget-nodes 0 ${trap})
 expect_run("--search with another strategy" 2 "^$" "error\\[invalid_options\\]: search is available for seed so far.*/search/mode" --search optimal --strategy tvm ${trap})
+expect_run("emit c" 0 "static void group_2\\(const float \\*restrict t0, const float \\*restrict t1, float \\*restrict t3, float \\*restrict ws\\).*load 3145728 B.*int main\\(void\\)" "^$" --emit c ${good})
+expect_run("emit triton" 0 "@triton.jit\ndef group_2\\(t0, t1, t3, ws, BLOCK: tl.constexpr\\):" "^$" --emit triton ${good})
+expect_run("emit with verify" 0 "int main" "^$" --verify --emit c ${good})
+expect_run("emit a bad dialect (usage)" 2 "^$" "--emit needs c or triton, not 'cuda'" --emit cuda ${good})
+expect_run("emit with a table" 2 "^$" "--emit prints code for one plan" --emit c --table ${good})

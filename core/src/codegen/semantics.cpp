@@ -35,12 +35,9 @@ std::string joined_sum(const std::vector<std::string>& terms) {
   return terms.size() == 1 ? out : "(" + out + ")";
 }
 
-// x in parentheses unless it is one token (a name, a number, or a name with one subscript).
+// x in parentheses unless it is one token (no spaces: a name, a number, a subscript, a parenthesised form).
 std::string f(const std::string& x) {
-  const bool simple = std::all_of(x.begin(), x.end(), [](char ch) {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '.';
-  });
-  return simple ? x : "(" + x + ")";
+  return x.find(' ') == std::string::npos ? x : "(" + x + ")";
 }
 
 }  // namespace
