@@ -219,3 +219,34 @@ TEST_SUITE("generated code") {
     CHECK(annotated_bytes(emit_group_code(g, plan, 1, CodeDialect::c)).stored == plan.groups[1].bytes_written);
   }
 }
+
+#include "fusion/api.h"
+
+TEST_SUITE("generated code through the facade") {
+  TEST_CASE("api::code answers a group's kernel with its annotated lines, or an error value") {
+    const std::string answer = api::code(kBiasRelu, "", R"({"dialect": "c", "group": 2})");
+    CHECK(answer.find(R"("ok":true)") != std::string::npos);
+    CHECK(answer.find(R"("dialect":"c")") != std::string::npos);
+    CHECK(answer.find(R"("bytes_read":3148800,"bytes_written":3145728)") != std::string::npos);
+    CHECK(answer.find(R"({"bytes":3072,"kind":"load","line":)") != std::string::npos);
+    CHECK(answer.find(R"("kind":"store","line":)") != std::string::npos);
+    CHECK(api::code(kBiasRelu, "", R"({"dialect": "triton"})").find("@triton.jit") != std::string::npos);
+    CHECK(api::code(kBiasRelu, "", R"({"dialect": "cuda"})").find(R"("path":"/dialect")") != std::string::npos);
+    CHECK(api::code(kBiasRelu, "", R"({"group": 9})").find("group 9 is not in the plan, which has 3 groups") !=
+          std::string::npos);
+    CHECK(api::code(kBiasRelu, "", R"({"groups": 1})").find(R"("path":"/groups")") != std::string::npos);
+    CHECK(api::code("{", "", "").find("json_syntax") != std::string::npos);
+  }
+
+  TEST_CASE("annotated lines name their op") {
+    const auto lines = annotated_lines("a;  // load 12 B: op 3 'x'\nb;\n  t[i] = v;  // store 8 B: op 4 'y'\n");
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0].line == 1);
+    CHECK(!lines[0].store);
+    CHECK(lines[0].op == 3);
+    CHECK(lines[0].bytes == 12);
+    CHECK(lines[1].line == 3);
+    CHECK(lines[1].store);
+    CHECK(lines[1].op == 4);
+  }
+}

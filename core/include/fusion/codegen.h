@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "fusion/graph.h"
 #include "fusion/plan.h"
@@ -54,5 +55,15 @@ struct AnnotatedBytes {
   std::uint64_t stored = 0;
 };
 AnnotatedBytes annotated_bytes(std::string_view code);
+
+// Each annotated line: its number (1-based), load or store, the op it names (`op N` after the bytes; -1 when
+// none) and its bytes. For the page, which links these lines to the graph.
+struct AnnotatedLine {
+  std::int64_t line = 0;
+  bool store = false;
+  OpId op = -1;
+  std::uint64_t bytes = 0;
+};
+std::vector<AnnotatedLine> annotated_lines(std::string_view code);
 
 }  // namespace fusion
