@@ -54,8 +54,8 @@ class KernelWriter {
   }
 
   std::int64_t member(OpId x) const { return k_.member_index(x); }
-  std::string scratch(OpId x) const { return "w" + std::to_string(x); }
-  std::string buffer(OpId x) const { return "t" + std::to_string(x); }
+  std::string scratch(OpId x) const { return ident('w', x); }
+  std::string buffer(OpId x) const { return ident('t', x); }
   std::uint64_t elements(OpId x) const { return f_.elements(x); }
 
   // The comment of a line reading input x: its bytes the first time, 0 after.
@@ -133,16 +133,16 @@ class KernelWriter {
     if (i >= 0) {
       const auto ui = static_cast<std::size_t>(i);
       if (&k_.stages[static_cast<std::size_t>(k_.stage_of[ui])] == st.stage && is_fusible(g_.op(p).kind))
-        return "v" + std::to_string(p);
+        return ident('v', p);
       if (elements(p) == 0) return "0.0f";
       return scratch(p) + "[" + broadcast_index(g_.op(p).shape, loop_shape, "i", kC, st.inner) + "]";
     }
     if (std::find(st.loaded.begin(), st.loaded.end(), p) == st.loaded.end()) {
       st.loaded.push_back(p);
-      read_into("x" + std::to_string(p), p,
+      read_into(ident('x', p), p,
                 elements(p) == 0 ? "0" : broadcast_index(g_.op(p).shape, loop_shape, "i", kC, st.inner));
     }
-    return "x" + std::to_string(p);
+    return ident('x', p);
   }
 
   static const char* reduction_init(OpKind kind) {
@@ -177,7 +177,7 @@ class KernelWriter {
         accumulate(x, operands.front(), s.shape, inner);
         continue;
       }
-      const std::string v = "v" + std::to_string(x);
+      const std::string v = ident('v', x);
       line("const float " + v + " = " + elementwise_expr(op.kind, operands, kC) + ";", describe(g_, x));
       const auto i = static_cast<std::size_t>(member(x));
       if (k_.in_scratch[i]) line(scratch(x) + "[i] = " + v + ";", "keep on chip (scratch, 0 B in the model)");
@@ -292,7 +292,7 @@ class KernelWriter {
         if (member(p) < 0) line("// " + describe(g_, p) + " is empty", load_comment(p));
         continue;
       }
-      read_into("a" + std::to_string(k), p, "i % " + num(elements(p)));
+      read_into(ident('a', k), p, "i % " + num(elements(p)));
       line("acc += a" + std::to_string(k) + ";");
     }
     line(scratch(b) + "[i] = acc;");

@@ -151,8 +151,8 @@ struct Program {
 
   const FusionGraph& g() const { return f.g; }
   bool is_source(OpId x) const { return g().op(x).inputs.empty(); }
-  std::string unfused_buffer(OpId x) const { return (is_source(x) ? "s" : "u") + std::to_string(x); }
-  std::string fused_buffer(OpId x) const { return (is_source(x) ? "s" : "f") + std::to_string(x); }
+  std::string unfused_buffer(OpId x) const { return ident(is_source(x) ? 's' : 'u', x); }
+  std::string fused_buffer(OpId x) const { return ident(is_source(x) ? 's' : 'f', x); }
 
   std::string call(const Kernel& k, bool fused_run) const {
     std::string args;

@@ -46,8 +46,8 @@ class TritonWriter {
     out_ += text + "\n";
   }
   std::int64_t member(OpId x) const { return k_.member_index(x); }
-  std::string scratch(OpId x) const { return "w" + std::to_string(x); }
-  std::string buffer(OpId x) const { return "t" + std::to_string(x); }
+  std::string scratch(OpId x) const { return ident('w', x); }
+  std::string buffer(OpId x) const { return ident('t', x); }
   std::uint64_t elements(OpId x) const { return f_.elements(x); }
 
   std::string load_comment(OpId x) {
@@ -100,7 +100,7 @@ class TritonWriter {
         const std::int64_t m = member(p);
         if (m >= 0 && &k_.stages[static_cast<std::size_t>(k_.stage_of[static_cast<std::size_t>(m)])] == &s &&
             is_fusible(g_.op(p).kind)) {
-          operands.push_back("v" + std::to_string(p));
+          operands.push_back(ident('v', p));
         } else if (m >= 0) {
           operands.push_back(elements(p) == 0 ? "0.0"
                                               : "tl.load(" + scratch(p) + " + " +
@@ -109,10 +109,10 @@ class TritonWriter {
           if (std::find(loaded.begin(), loaded.end(), p) == loaded.end()) {
             loaded.push_back(p);
             const std::string idx = elements(p) == 0 ? "0" : broadcast_index(g_.op(p).shape, s.shape, "i", kPy);
-            line("x" + std::to_string(p) + " = " + (elements(p) == 0 ? std::string("0.0") : load_expr(p, idx, "mask")),
+            line(ident('x', p) + " = " + (elements(p) == 0 ? std::string("0.0") : load_expr(p, idx, "mask")),
                  load_comment(p));
           }
-          operands.push_back("x" + std::to_string(p));
+          operands.push_back(ident('x', p));
         }
       }
       if (is_reduction_kind(op.kind)) {
@@ -124,7 +124,7 @@ class TritonWriter {
                describe(g_, x));
         continue;
       }
-      const std::string v = "v" + std::to_string(x);
+      const std::string v = ident('v', x);
       line(v + " = " + elementwise_expr(op.kind, operands, kPy), describe(g_, x));
       if (k_.in_scratch[static_cast<std::size_t>(member(x))])
         line("tl.store(" + scratch(x) + " + i, " + v + ", mask=mask)", "keep on chip (scratch, 0 B in the model)");

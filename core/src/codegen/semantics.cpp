@@ -44,6 +44,12 @@ std::string f(const std::string& x) {
 
 std::string num(std::uint64_t value) { return std::to_string(value); }
 
+std::string ident(char prefix, std::int64_t id) {
+  std::string text(1, prefix);
+  text += std::to_string(id);
+  return text;
+}
+
 std::string broadcast_index(const Shape& from, const Shape& loop, const std::string& i, Syntax syntax,
                             std::uint64_t inner) {
   const Shape a = trimmed(from), b = trimmed(loop);
@@ -204,7 +210,7 @@ std::string storage_type(std::int64_t b) {
     case 2: return "uint16_t";
     case 4: return "float";
     case 8: return "double";
-    default: return "e" + std::to_string(b);
+    default: return ident('e', b);
   }
 }
 std::string load_fn(std::int64_t b) { return "ld" + std::to_string(b); }

@@ -54,6 +54,9 @@ std::string dtype_name(std::int64_t dtype_bytes);       // "f16", "i8", "f32", "
 std::string describe(const FusionGraph& g, OpId x);
 std::string safe_text(const std::string& text);
 
+// An identifier: a one-letter prefix and an id, e.g. ident('t', 3) == "t3".
+std::string ident(char prefix, std::int64_t id);
+
 // Decimal text of a count, e.g. "3145728".
 std::string num(std::uint64_t value);
 

@@ -6,7 +6,8 @@
 // {type:'plan', id, result, where, counts}, each {id, text, optionsList} (several plans of one text, e.g. the
 // compare view's two strategies) with {type:'plan', id, result: [results…], where, counts}, and each
 // {id, text, options, sweep: spec} (the plan across one named dimension, docs/design.md §16) with
-// {type:'plan', id, result: the sweep, where, counts}: the planner's results exactly as returned (errors are
+// {type:'plan', id, result: the sweep, where, counts}, and each {id, text, options, code: request} (a kernel's
+// generated code, docs/design.md §19) with {type:'plan', id, result: the code, where, counts}: the planner's results exactly as returned (errors are
 // values); where is the global scope the plan ran in ('worker' here, read off the scope, so a test can tell a
 // worker's answer from the main thread's). The last graph text is kept read (graph-cache.js): a new request
 // with the same text re-plans it without parsing it again; counts = {loads, reused} says how often each
@@ -25,7 +26,7 @@ loading.then(
 );
 let cache = null;
 
-self.onmessage = async ({ data: { id, text, options, optionsList, sweep } }) => {
+self.onmessage = async ({ data: { id, text, options, optionsList, sweep, code } }) => {
   const fusion = await loading.catch(() => null);
   if (!fusion) return;
   cache ??= createGraphCache(fusion);
@@ -33,6 +34,8 @@ self.onmessage = async ({ data: { id, text, options, optionsList, sweep } }) => 
     ? cache.planMany(text, optionsList)
     : sweep
       ? cache.sweep(text, options, sweep)
-      : cache.plan(text, options);
+      : code
+        ? cache.code(text, options, code)
+        : cache.plan(text, options);
   postMessage({ type: 'plan', id, result, where, counts: { ...cache.counts } });
 };
