@@ -324,8 +324,14 @@ class KernelWriter {
     line("row[n] = 0.0f;");
     close();
     loop("k", K);
-    read_into("av", a, "(bi % " + num(batch_a) + ") * " + num(MA * K) + " + (m % " + num(MA) + ") * " + num(K) + " + k");
-    line("const int64_t base = (bi % " + num(batch_b) + ") * " + num(KB * NB) + " + (k % " + num(KB) + ") * " + num(NB) + ";");
+    // Batch and row terms, leaving out what is always 0 or needs no modulo.
+    const auto term = [](const std::string& v, std::uint64_t mod, std::uint64_t range, std::uint64_t stride) {
+      if (mod == 1) return std::string();
+      const std::string c = range <= mod ? v : "(" + v + " % " + num(mod) + ")";
+      return (stride == 1 ? c : c + " * " + num(stride)) + " + ";
+    };
+    read_into("av", a, term("bi", batch_a, batch, MA * K) + term("m", MA, M, K) + "k");
+    line("const int64_t base = " + term("bi", batch_b, batch, KB * NB) + term("k", KB, K, NB) + "0;");
     loop("n", N);
     read_into("bv", bm, NB == N ? "base + n" : "base + n % " + num(NB));
     line("row[n] += av * bv;");
