@@ -16,8 +16,8 @@
 // rounded to their element size (§19 lists the storage formats). Op names appear only in comments, reduced to safe
 // characters; identifiers are made from op ids, so no name can inject code. Linear in the graph's size.
 // What it does not do: tile, vectorise by hand, or model a GPU; barrier kinds whose semantics the graph does not
-// carry (gather, sort, opaque, ...) compute a documented stand-in. Shown by tests/core/codegen.test.cpp and the ctest
-// `codegen_compile` (tests/core/codegen_compile.cmake).
+// carry (gather, sort, opaque, ...) compute a documented stand-in. Shown by tests/core/codegen.test.cpp and
+// tests/core/codegen_run.test.cpp (the C compiled and run).
 #pragma once
 
 #include <cstdint>
