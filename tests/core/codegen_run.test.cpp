@@ -153,6 +153,27 @@ TEST_SUITE("generated C, compiled and run") {
       check_program("conv-block-" + std::string(strategy), g, plan_checked(g, FusionPlanner().with_strategy(std::string(strategy))));
   }
 
+  TEST_CASE("every elementwise kind, fused into one kernel and alone, agrees exactly in f32") {
+    FusionGraph g;
+    const OpId x = g.add_op(OpKind::input, {}, {4, 8}, 4, "x");
+    const OpId y = g.add_op(OpKind::input, {}, {8}, 4, "y");
+    const OpId z = g.add_op(OpKind::input, {}, {4, 1}, 4, "z");
+    std::vector<OpId> all;
+    for (OpKind kind : all_op_kinds()) {
+      if (!is_fusible(kind)) continue;
+      FusionOp op;
+      op.kind = kind;
+      op.inputs = {x, y, z};
+      op.shape = {4, 8};
+      op.output = true;
+      op.name = std::string(to_string(kind));
+      all.push_back(g.add_op(std::move(op)));
+    }
+    g.add_op(OpKind::add, all, {4, 8}, 4, "sum");
+    for (std::string_view strategy : {"seed", "inductor"})
+      check_program("every-kind-" + std::string(strategy), g, plan_checked(g, FusionPlanner().with_strategy(std::string(strategy))));
+  }
+
   TEST_CASE("element sizes outside 1, 2, 4, 8 bytes") {
     const FusionGraph g = graph_from(kOddSizes);
     check_program("odd-sizes", g, plan_checked(g, FusionPlanner().with_strategy("inductor")));
