@@ -3,13 +3,15 @@
 // Usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--hardware H] [--rule NAME=VALUE]...
 //                    [--dim NAME=VALUE]... [--sweep NAME=FROM:TO[:STEP]] [--search greedy|optimal]
 //                    [--search-budget-nodes N] [--numerics] [--eager-parity] [--numerics-seed N]
-//                    [--numerics-elements N] [--table] [--verify] [FILE|-]
+//                    [--numerics-elements N] [--table] [--verify] [--emit c|triton] [FILE|-]
 // The flags become an options document read by fusion::read_options_json, so they are checked exactly
 // as the JSON options are (docs/design.md §9, docs/strategies.md).
 // Prints the plan JSON (byte for byte what the WASM module returns) or, with --table, a readable
 // table. Bad input: one line on stderr naming the problem and where, exit status 2. --verify checks
 // the plan with the independent verifier and exits 3 on any violation. A bug (an internal check that
 // failed) or running out of memory: one line, error[internal_error] or error[out_of_memory], exit 4.
+// --emit c|triton prints the plan's generated code instead (docs/design.md §19): for c a C11 program that runs and
+// times the unfused and fused versions.
 // --sweep prints the plan at each value of one named dimension (docs/design.md §16): a JSON list of rows, or a
 // table with --table.
 // The contract: docs/design.md §14.
@@ -22,6 +24,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "fusion/codegen.h"
+#include "fusion/dims.h"
 #include "fusion/json_io.h"
 #include "fusion/planner.h"
 #include "fusion/sweep.h"
@@ -35,7 +39,7 @@ constexpr const char* kUsage =
     "usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--hardware H] [--rule NAME=VALUE]...\n"
     "                   [--dim NAME=VALUE]... [--sweep NAME=FROM:TO[:STEP]] [--search greedy|optimal]\n"
     "                   [--search-budget-nodes N] [--numerics] [--eager-parity] [--numerics-seed N]\n"
-    "                   [--numerics-elements N] [--table] [--verify] [FILE|-]\n"
+    "                   [--numerics-elements N] [--table] [--verify] [--emit c|triton] [FILE|-]\n"
     "Plans kernel fusion for the op graph in FILE (JSON; '-' or nothing reads stdin) and prints the plan.\n"
     "  --no-broadcast      merged edges need equal shapes (default: broadcast-compatible)\n"
     "  --resident-sources  sources are already in memory and cost nothing\n"
@@ -58,11 +62,14 @@ constexpr const char* kUsage =
     "  --numerics-seed N   the random inputs' seed (default 0)\n"
     "  --numerics-elements N  elements evaluated per tensor (default 65536)\n"
     "  --table             print a readable table instead of JSON\n"
-    "  --verify            check the plan with the independent verifier; exit 3 on a violation\n";
+    "  --verify            check the plan with the independent verifier; exit 3 on a violation\n"
+    "  --emit c|triton     print the plan's generated code: c, a C11 program (cc -O2 -std=c11 FILE.c -lm)\n"
+    "                      that runs, compares and times the unfused and fused versions; triton, kernels to read\n";
 
 struct Args {
   nlohmann::json options = nlohmann::json::object();
   std::optional<fusion::SweepSpec> sweep;
+  std::optional<fusion::CodeDialect> emit;
   bool table = false, verify = false, help = false;
   std::string file = "-";
   std::string error;
@@ -114,6 +121,12 @@ void add_number(Args& args, const char* key, const std::string& text) {
   args.options["numerics"][key] = parsed.is_discarded() ? nlohmann::json(text) : parsed;
 }
 
+// "--emit c" or "--emit triton".
+void add_emit(Args& args, const std::string& text) {
+  args.emit = fusion::parse_code_dialect(text);
+  if (!args.emit) args.error = "--emit needs c or triton, not '" + text + "'";
+}
+
 Args parse_args(int argc, char** argv) {
   Args args;
   bool have_file = false;
@@ -135,6 +148,9 @@ Args parse_args(int argc, char** argv) {
     else if (a == "--eager-parity") args.options["numerics"]["parity"] = true;
     else if (a == "--numerics-seed" && i + 1 < argc) add_number(args, "seed", argv[++i]);
     else if (a == "--numerics-elements" && i + 1 < argc) add_number(args, "max_elements", argv[++i]);
+}
+
+    else if (a == "--emit" && i + 1 < argc) add_emit(args, argv[++i]);
     else if (a.size() > 1 && a[0] == '-' ) args.error = "unknown option '" + a + "'";
     else if (have_file) args.error = "more than one input file";
     else { args.file = a; have_file = true; }
@@ -177,6 +193,21 @@ int run_sweep(const Args& args, const fusion::FusionGraph& graph, const fusion::
   return 0;
 }
 
+// --emit: the code of the plan, for the graph bound as the plan was (docs/design.md §19).
+int run_emit(const Args& args, const fusion::FusionGraph& graph, const fusion::PlannerOptions& options,
+             const fusion::FusionPlan& plan) {
+  if (args.sweep || args.table) {
+    std::cerr << "fusion-plan: --emit prints code for one plan; it does not combine with --sweep or --table\n";
+    return 2;
+  }
+  const auto bound = fusion::bind_dims(graph, options.dims);
+  if (!bound) return fail_with(args.file, bound.errors());
+  fusion::CodegenOptions codegen;
+  codegen.dialect = *args.emit;
+  std::cout << fusion::emit_program(*bound, plan, codegen);
+  return 0;
+}
+
 int run(const Args& args) {
   if (args.help) {
     std::cout << kUsage;
@@ -195,7 +226,7 @@ int run(const Args& args) {
   if (!options) return fail_with("options", options.errors());
   const auto graph = fusion::read_graph_json(text);
   if (!graph) return fail_with(args.file, graph.errors());
-  if (args.sweep) return run_sweep(args, *graph, *options);
+  if (args.sweep && !args.emit) return run_sweep(args, *graph, *options);
   const auto plan = fusion::FusionPlanner(*options).plan(*graph);
   if (!plan) return fail_with(args.file, plan.errors());
   if (args.verify) {
@@ -203,6 +234,7 @@ int run(const Args& args) {
     for (const auto& v : violations) std::cerr << "fusion-plan: verify: " << v.code << ": " << v.message << '\n';
     if (!violations.empty()) return 3;
   }
+  if (args.emit) return run_emit(args, *graph, *options, *plan);
   std::cout << (args.table ? fusion::cli::format_plan_table(*graph, *plan) : fusion::write_plan_json(*plan) + "\n");
   return 0;
 }

@@ -20,7 +20,7 @@ done
 
 out=build/fuzz
 mkdir -p "$out"
-sources=$(ls core/src/*.cpp core/src/detail/*.cpp core/src/numerics/*.cpp core/src/presets/*.cpp core/src/search/*.cpp core/src/verify/*.cpp)
+sources=$(ls core/src/*.cpp core/src/codegen/*.cpp core/src/detail/*.cpp core/src/numerics/*.cpp core/src/presets/*.cpp core/src/search/*.cpp core/src/verify/*.cpp)
 for target in "${targets[@]}"; do
   binary="$out/${target}_fuzz"
   if [ ! -x "$binary" ] || [ -n "$(find core fuzz tests/core/reference_planner.h -newer "$binary" -name '*.[ch]*' | head -1)" ]; then

@@ -1,11 +1,12 @@
 // bindings.cpp — the embind surface of the planner: JSON-text functions, nothing else.
 //
 // Contract: plan(graphJson, optionsJson), validate(graphJson), verify(graphJson, optionsJson, planJson),
-// sweep(graphJson, optionsJson, sweepJson), version() and catalog() return exactly what fusion::api returns, so
+// sweep(graphJson, optionsJson, sweepJson), code(graphJson, optionsJson, requestJson) (generated code, docs/design.md
+// §19), version() and catalog() return exactly what fusion::api returns, so
 // WASM and the native CLI agree byte for byte. Loaded graphs (docs/design.md §13) let a caller re-plan one graph
 // with new options (e.g. new dimension values, §16) without reading its text again: loadGraph(graphJson) reads
 // it once and answers {"ok":true,"handle":N,"ops":M} or the reader's error object; planLoaded(handle, options)
-// and sweepLoaded(handle, options, sweep) answer like plan and sweep; unloadGraph(handle) frees it. An unknown
+// sweepLoaded(handle, options, sweep) and codeLoaded(handle, options, request) answer like plan, sweep and code; unloadGraph(handle) frees it. An unknown
 // handle answers an invalid_options error. The handles are plain numbers held here, the binding layer (the core
 // keeps no state).
 // fusion::api never throws (every failure, out of memory included, is {"ok": false, "error": ...}); what
@@ -58,6 +59,15 @@ std::string sweep_loaded(int handle, const std::string& options, const std::stri
   return it == loaded_graphs().end() ? unknown_handle(handle) : fusion::api::sweep_parsed(it->second, options, spec);
 }
 
+std::string code_loaded(int handle, const std::string& options, const std::string& request) {
+  const auto it = loaded_graphs().find(handle);
+  return it == loaded_graphs().end() ? unknown_handle(handle) : fusion::api::code_parsed(it->second, options, request);
+}
+
+std::string code(const std::string& graph, const std::string& options, const std::string& request) {
+  return fusion::api::code(graph, options, request);
+}
+
 void unload_graph(int handle) { loaded_graphs().erase(handle); }
 
 std::string sweep(const std::string& graph, const std::string& options, const std::string& spec) {
@@ -86,6 +96,8 @@ EMSCRIPTEN_BINDINGS(fusion) {
   emscripten::function("planLoaded", &plan_loaded);
   emscripten::function("sweepLoaded", &sweep_loaded);
   emscripten::function("unloadGraph", &unload_graph);
+  emscripten::function("code", &code);
+  emscripten::function("codeLoaded", &code_loaded);
   emscripten::function("version", &fusion::api::version);
   emscripten::function("catalog", &fusion::api::catalog);
 }

@@ -1,16 +1,18 @@
 // fusion-loader.mjs — loads the WASM module once and wraps it in the value API that never throws.
 //
-// loadFusion() resolves to { plan, validate, verify, sweep, loadGraph, version, catalog, planText, validateText,
-// verifyText, sweepText, heapBytes }; it is the only call that may fail by rejecting (a FusionError with code "load_failed", when the
+// loadFusion() resolves to { plan, validate, verify, sweep, code, loadGraph, version, catalog, planText, validateText,
+// verifyText, sweepText, codeText, heapBytes }; it is the only call that may fail by rejecting (a FusionError with code "load_failed", when the
 // module is missing or cannot be instantiated), and a later call tries again. Graphs, options and plans may
 // be given as JSON text, as plain objects or (graphs) as a FusionGraph. The *Text functions return the C++
 // facade's JSON text unchanged (what the native CLI prints); the others return it parsed. Failures come back
 // as {ok: false, error, errors}; nothing thrown inside the module escapes. loadedFusion() is the loaded API,
 // or null before loading finishes. heapBytes() is the size of the current instance's WASM memory (it grows
 // on demand and never shrinks), for leak checks such as tests/wasm/load.test.mjs. sweep(graph, options, spec)
-// answers the plan across one named dimension (docs/design.md §16). loadGraph(graph) reads a graph once and
-// answers {ok: true, handle, ops, plan(options), planText(options), sweep(options, spec), release()} (or the
-// error value): re-planning it with new options, e.g. new dimension values, does not read its text again.
+// answers the plan across one named dimension (docs/design.md §16); code(graph, options, request) the plan's
+// generated code (request {dialect: 'c' | 'triton', group?}, docs/design.md §19). loadGraph(graph) reads a graph
+// once and answers {ok: true, handle, ops, plan(options), planText(options), sweep(options, spec),
+// code(options, request), release()} (or the error value): re-planning it with new options, e.g. new dimension
+// values, does not read its text again.
 // The module is the generated loader (generated/fusion_core.mjs) and its binary (generated/fusion_core.wasm,
 // not inlined): in browsers the binary is fetched from beside this file (a hashed name in a Vite build) and
 // compiled while it downloads (instantiateStreaming; from the whole response where the host does not serve
@@ -144,6 +146,12 @@ function valueApi(firstCore, createCore) {
       [options, 'options'],
       [spec, 'sweep'],
     ]);
+  const codeText = (graph, options, request) =>
+    call('code', [
+      [graph, 'graph'],
+      [options, 'options'],
+      [request, 'code request'],
+    ]);
   const loadGraph = (graph) => {
     const loadedCore = core;
     const answer = parseResult(call('loadGraph', [[graph, 'graph']]));
@@ -165,6 +173,13 @@ function valueApi(firstCore, createCore) {
             [spec, 'sweep'],
           ]),
         ),
+      code: (options, request) =>
+        parseResult(
+          live('codeLoaded', [
+            [options, 'options'],
+            [request, 'code request'],
+          ]),
+        ),
       release: () => {
         if (core === loadedCore) core.unloadGraph(handle);
       },
@@ -175,9 +190,11 @@ function valueApi(firstCore, createCore) {
     validateText,
     verifyText,
     sweepText,
+    codeText,
     loadGraph,
     plan: (graph, options) => parseResult(planText(graph, options)),
     sweep: (graph, options, spec) => parseResult(sweepText(graph, options, spec)),
+    code: (graph, options, request) => parseResult(codeText(graph, options, request)),
     validate: (graph) => parseResult(validateText(graph)),
     verify: (graph, options, plan) => parseResult(verifyText(graph, options, plan)),
     version: () => version,

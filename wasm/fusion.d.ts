@@ -212,6 +212,27 @@ export interface SweepSpec {
   step?: number;
 }
 
+/** Which generated code to answer (docs/design.md §19): a dialect, and one group or every group. */
+export interface CodeRequest {
+  dialect?: 'c' | 'triton';
+  group?: number;
+}
+
+/** A load or store line of a kernel: its 1-based number, the op it reads or writes, and its bytes. */
+export interface CodeLine {
+  line: number;
+  kind: 'load' | 'store';
+  op: number;
+  bytes: number;
+}
+
+/** Generated kernels, one per group asked for; their annotated bytes equal the group's bytes. */
+export interface Code {
+  ok: true;
+  dialect: 'c' | 'triton';
+  groups: { id: number; code: string; bytes_read: number; bytes_written: number; lines: CodeLine[] }[];
+}
+
 /** A graph read once (`loadGraph`), re-planned with new options without reading its text again. */
 export interface LoadedGraph {
   ok: true;
@@ -220,6 +241,7 @@ export interface LoadedGraph {
   plan(options?: OptionsInput): Plan | Failure;
   planText(options?: OptionsInput): string;
   sweep(options: OptionsInput | undefined, spec: SweepSpec | string): Sweep | Failure;
+  code(options: OptionsInput | undefined, request: CodeRequest | string): Code | Failure;
   /** Frees the graph inside the module; later calls answer an error value. */
   release(): void;
 }
@@ -250,6 +272,8 @@ export interface Fusion {
   verify(graph: GraphInput, options: OptionsInput, plan: Plan | string): Verification | Failure;
   /** The plan across one named dimension's values (docs/design.md §16). */
   sweep(graph: GraphInput, options: OptionsInput | undefined, spec: SweepSpec | string): Sweep | Failure;
+  /** The plan's generated code (docs/design.md §19): a group's kernel in C or Triton style. */
+  code(graph: GraphInput, options: OptionsInput | undefined, request: CodeRequest | string): Code | Failure;
   /** Reads a graph once for repeated planning (new dimension values, options) without re-parsing. */
   loadGraph(graph: GraphInput): LoadedGraph | Failure;
   /** The library version, e.g. "0.1.0". */
@@ -261,6 +285,7 @@ export interface Fusion {
   validateText(graph: GraphInput): string;
   verifyText(graph: GraphInput, options: OptionsInput, plan: Plan | string): string;
   sweepText(graph: GraphInput, options: OptionsInput | undefined, spec: SweepSpec | string): string;
+  codeText(graph: GraphInput, options: OptionsInput | undefined, request: CodeRequest | string): string;
   /**
    * Bytes of WASM memory the current instance holds (grows on demand up to 1 GiB, never shrinks); 0 while
    * the module restarts after an internal failure. For leak checks.

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fusion/codegen.h"
 #include "fusion/dims.h"
 #include "fusion/hardware.h"
 #include "fusion/json_io.h"
@@ -58,6 +59,64 @@ std::string sweep_with(const FusionGraph& graph, std::string_view options_json, 
   return write_sweep_json(*result);
 }
 
+// The request of code(): a dialect and an optional group, or the error.
+struct CodeRequest {
+  CodeDialect dialect = CodeDialect::c;
+  std::optional<std::int64_t> group;
+};
+
+Expected<CodeRequest> read_code_request(std::string_view text) {
+  const auto bad = [](std::string message, std::string path) {
+    return Expected<CodeRequest>(std::vector<Error>{Error{ErrorCode::invalid_options, std::move(message), {}, std::move(path), {}, {}}});
+  };
+  const nlohmann::json j = nlohmann::json::parse(text.empty() ? std::string_view("{}") : text, nullptr, false);
+  if (!j.is_object()) return bad("the code request must be an object such as {\"dialect\": \"c\", \"group\": 2}", "");
+  CodeRequest request;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "dialect") {
+      const auto dialect = value.is_string() ? parse_code_dialect(value.get<std::string>()) : std::nullopt;
+      if (!dialect) return bad("dialect must be \"c\" or \"triton\"", "/dialect");
+      request.dialect = *dialect;
+    } else if (key == "group") {
+      if (!value.is_number_integer() || value.get<std::int64_t>() < 0)
+        return bad("group must be a group id (a whole number from 0)", "/group");
+      request.group = value.get<std::int64_t>();
+    } else {
+      return bad("unknown field '" + key + "' in the code request; it takes dialect and group", "/" + key);
+    }
+  }
+  return request;
+}
+
+std::string code_with(const FusionGraph& graph, std::string_view options_json, std::string_view request_json) {
+  const Expected<PlannerOptions> options = read_options_json(options_json);
+  if (!options) return write_errors_json(options.errors());
+  const Expected<CodeRequest> request = read_code_request(request_json);
+  if (!request) return write_errors_json(request.errors());
+  const Expected<FusionPlan> plan = FusionPlanner(*options).plan(graph);
+  if (!plan) return write_errors_json(plan.errors());
+  const Expected<FusionGraph> bound = graph.has_dim_names() ? bind_dims(graph, options->dims) : graph;
+  if (!bound) return write_errors_json(bound.errors());
+  const std::int64_t groups = static_cast<std::int64_t>(plan->groups.size());
+  if (request->group && *request->group >= groups)
+    return write_errors_json({Error{ErrorCode::invalid_options,
+                                    "group " + std::to_string(*request->group) + " is not in the plan, which has " +
+                                        std::to_string(groups) + " groups",
+                                    {}, "/group", {}, {}}});
+  nlohmann::json list = nlohmann::json::array();
+  for (std::int64_t g = request->group.value_or(0); g < (request->group ? *request->group + 1 : groups); ++g) {
+    const FusionGroup& group = plan->groups[static_cast<std::size_t>(g)];
+    const std::string text = emit_group_code(*bound, *plan, static_cast<std::int32_t>(g), request->dialect);
+    nlohmann::json lines = nlohmann::json::array();
+    for (const AnnotatedLine& a : annotated_lines(text))
+      lines.push_back({{"line", a.line}, {"kind", a.store ? "store" : "load"}, {"op", a.op}, {"bytes", a.bytes}});
+    list.push_back({{"id", g}, {"code", text}, {"bytes_read", group.bytes_read}, {"bytes_written", group.bytes_written},
+                    {"lines", lines}});
+  }
+  const nlohmann::json out = {{"ok", true}, {"dialect", request->dialect == CodeDialect::c ? "c" : "triton"}, {"groups", list}};
+  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace
 
 std::string detail::guard(const std::function<std::string()>& body) {
@@ -92,6 +151,23 @@ std::string plan_parsed(const FusionGraph& graph, std::string_view options_json)
     const Expected<PlannerOptions> options = read_options_json(options_json);
     if (!options) return write_errors_json(options.errors());
     return plan_with(graph, *options);
+  });
+}
+
+std::string code(std::string_view graph_json, std::string_view options_json, std::string_view request_json) {
+  return detail::guard([&] {
+    if (auto refused = too_large({{"graph", graph_json}, {"options", options_json}, {"request", request_json}}))
+      return *refused;
+    const Expected<FusionGraph> graph = read_graph_json(graph_json);
+    if (!graph) return write_errors_json(graph.errors());
+    return code_with(*graph, options_json, request_json);
+  });
+}
+
+std::string code_parsed(const FusionGraph& graph, std::string_view options_json, std::string_view request_json) {
+  return detail::guard([&] {
+    if (auto refused = too_large({{"options", options_json}, {"request", request_json}})) return *refused;
+    return code_with(graph, options_json, request_json);
   });
 }
 

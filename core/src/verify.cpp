@@ -25,6 +25,7 @@ std::vector<Violation> verify_bound(const FusionGraph& graph, const PlannerOptio
   verifier::check_formulas(c);     // named dimensions: values and byte formulas
   verifier::check_search(c);       // a searched plan's certificate
   verifier::check_numerics(c);     // numerics notes, eager parity, the evaluator's lists
+  verifier::check_code(c);         // generated kernels' byte annotations equal the group's bytes
   return std::move(c.out);
 }
 

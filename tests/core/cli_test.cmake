@@ -75,3 +75,10 @@ expect_run("--numerics-seed" 0 "\"seed\":5" "^$" --numerics --numerics-seed 5 ${
 expect_run("--numerics-elements" 0 "\"op\":5,\"dtype\":\"f32\",\"elements\":1," "^$" --numerics --numerics-elements 64 ${f16})
 expect_run("--numerics-elements 0" 2 "^$" "options: error\\[invalid_options\\]: numerics 'max_elements' must be.*/numerics/max_elements" --numerics --numerics-elements 0 ${f16})
 expect_run("--eager-parity with another strategy" 2 "^$" "error\\[invalid_options\\]: eager parity is available.*/numerics/parity" --eager-parity --strategy xla ${f16})
+
+# Generated code (docs/design.md §19).
+expect_run("emit c" 0 "static void group_2\\(const float \\*restrict t0, const float \\*restrict t1, float \\*restrict t3, float \\*restrict ws\\).*load 3145728 B.*int main\\(void\\)" "^$" --emit c ${good})
+expect_run("emit triton" 0 "@triton.jit\ndef group_2\\(t0, t1, t3, ws, BLOCK: tl.constexpr\\):" "^$" --emit triton ${good})
+expect_run("emit with verify" 0 "int main" "^$" --verify --emit c ${good})
+expect_run("emit a bad dialect (usage)" 2 "^$" "--emit needs c or triton, not 'cuda'" --emit cuda ${good})
+expect_run("emit with a table" 2 "^$" "--emit prints code for one plan" --emit c --table ${good})

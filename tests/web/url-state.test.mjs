@@ -74,11 +74,13 @@ test('no hash means no link state', () => {
   assert.deepEqual(decodeState('#'), { kind: 'empty' });
 });
 
-test('the page mode comes from ?embed, ?editable and ?json', () => {
-  assert.deepEqual(parseMode(''), { embed: false, editable: false, showJson: false });
-  assert.deepEqual(parseMode('?embed'), { embed: true, editable: false, showJson: false });
-  assert.deepEqual(parseMode('?embed&editable&json'), { embed: true, editable: true, showJson: true });
-  assert.deepEqual(parseMode('?embed=0'), { embed: false, editable: false, showJson: false });
+test('the page mode comes from ?embed, ?editable, ?json and ?code', () => {
+  const none = { embed: false, editable: false, showJson: false, showCode: false };
+  assert.deepEqual(parseMode(''), none);
+  assert.deepEqual(parseMode('?embed'), { ...none, embed: true });
+  assert.deepEqual(parseMode('?embed&editable&json'), { ...none, embed: true, editable: true, showJson: true });
+  assert.deepEqual(parseMode('?embed&code'), { ...none, embed: true, showCode: true });
+  assert.deepEqual(parseMode('?embed=0'), none);
 });
 
 test('the embed snippet is an iframe with the URL attribute-escaped', () => {

@@ -55,6 +55,13 @@ std::string sweep(std::string_view graph_json, std::string_view options_json, st
 std::string plan_parsed(const FusionGraph& graph, std::string_view options_json);
 std::string sweep_parsed(const FusionGraph& graph, std::string_view options_json, std::string_view sweep_json);
 
+// The plan's generated code (docs/design.md §19): request_json is {"dialect": "c" | "triton", "group": N}
+// ("group" optional: every group). Returns {"ok": true, "dialect", "groups": [{"id", "code", "bytes_read",
+// "bytes_written", "lines": [{"line", "kind": "load" | "store", "op", "bytes"}]}]} (the annotated lines, for
+// linking them to the graph) or the error object; a bad request is invalid_options at /dialect or /group.
+std::string code(std::string_view graph_json, std::string_view options_json, std::string_view request_json);
+std::string code_parsed(const FusionGraph& graph, std::string_view options_json, std::string_view request_json);
+
 // The library version, e.g. "0.1.0".
 std::string version();
 

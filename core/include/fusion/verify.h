@@ -18,7 +18,9 @@
 //    (true exactly when a member has inputs) and the kernel counts, flops and
 //    the roofline time of fusion/hardware.h's profile (relative tolerance 1e-9);
 //  - the edge list has every distinct edge once, fused exactly when the producer is a member of the
-//    consumer's group, with a reason that fits the graph, the rules and the groups (verify/edges.cpp).
+//    consumer's group, with a reason that fits the graph, the rules and the groups (verify/edges.cpp);
+//  - every group's generated kernel (fusion/codegen.h, both dialects) loads and stores, by its annotations,
+//    exactly the group's bytes_read and bytes_written (verify/code.cpp).
 // It returns the violations found (empty for a valid plan). It shares no code with the planner or the cost
 // model beyond the graph and shape primitives, fusion/strategy.h's kind sets and fusion/hardware.h's
 // profiles. Shown by tests/core/verify.test.cpp and tests/core/verify_strategies.test.cpp.
@@ -35,7 +37,7 @@ namespace fusion {
 
 struct Violation {
   std::string code;  // partition, recompute, not_fusible, anchor, multi_pass, layout, range, region, shape,
-                     // disconnected, limit, cycle, inputs, outputs, bytes, kernels, totals, time, edges
+                     // disconnected, limit, cycle, inputs, outputs, bytes, kernels, totals, time, edges, code
   std::string message;
   std::optional<std::int64_t> group;
   std::optional<std::int64_t> op;

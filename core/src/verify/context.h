@@ -96,6 +96,7 @@ void check_edges(Context& c);        // edges.cpp: the edge list and each reason
 void check_formulas(Context& c);     // formulas.cpp: named dimensions' values and byte formulas
 void check_search(Context& c);       // search.cpp: a searched plan's certificate (docs/design.md §17)
 void check_numerics(Context& c);     // numerics.cpp: notes, eager parity, the evaluator's lists (docs/design.md §18)
+void check_code(Context& c);         // code.cpp: generated kernels' byte annotations (docs/design.md §19)
 // procedures.cpp: the compiler procedures' own group checks (run by check_group_kinds for them), why a copy
 // of x is not allowed (nullptr when it is), and the reasons an unfused edge may carry (a bit per reason).
 void check_procedure_groups(Context& c);

@@ -92,7 +92,7 @@ const numericsPanel = createNumericsPanel({ onSelect: select });
 const compareView = mode.embed
   ? null
   : createLazyCompareView(document.querySelector('main.layout'), { dispatch, catalog: picker.catalog, layoutGraph });
-const selectionPanel = createSelectionPanel($('selection-body'), { dispatch, dtypes });
+const selectionPanel = createSelectionPanel($('selection-body'), { dispatch, dtypes, planner });
 const sizesPanel = createSizesPanel({ dispatch });
 const sweepPanel = mode.embed ? null : createSweepPanel({ dispatch });
 const savingsPanel = createSavingsPanel({
@@ -144,6 +144,18 @@ store.subscribe((state) => {
   editorStatus.render(state);
   chrome.render(state);
 });
+
+// An embed with &code opens on the largest kernel's code (the selection panel shows it).
+if (mode.embed && mode.showCode) {
+  const stop = store.subscribe((state) => {
+    if (!state.plan || state.selection) return;
+    const kernels = state.plan.groups.filter((g) => g.kernel);
+    if (!kernels.length) return;
+    stop();
+    const largest = kernels.reduce((a, b) => (b.ops.length > a.ops.length ? b : a));
+    select({ kind: 'group', id: largest.id });
+  });
+}
 
 // ---- stage 4: controls ----
 const addOp = installAddOp({ store, dispatch, editable, dtypes, notice });

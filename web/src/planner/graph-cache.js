@@ -1,8 +1,8 @@
 // graph-cache.js — plans, and sweeps, a graph text without reading it again while the text stays the same.
 //
 // Contract: createGraphCache(fusion) over the value API of wasm/fusion.mjs → {plan(text, options),
-// planText(text, options), planMany(text, [options…]), sweep(text, options, spec), counts}; planText is plan's
-// answer as the planner's JSON text. The first call for a text reads it once
+// planText(text, options), planMany(text, [options…]), sweep(text, options, spec), code(text, options, request),
+// counts}; planText is plan's answer as the planner's JSON text. The first call for a text reads it once
 // (fusion.loadGraph) and releases the graph read for the previous text; later calls with the same text
 // re-plan that graph with the new options (new dimension values, a strategy …), which is what keeps dragging
 // a size slider quick. Every answer is exactly the planner's: when the text cannot be loaded, or a loaded
@@ -78,6 +78,12 @@ export function createGraphCache(fusion) {
         t,
         (g) => g.sweep(options, spec),
         () => fusion.sweep(t, options, spec),
+      ),
+    code: (t, options, request) =>
+      answer(
+        t,
+        (g) => g.code?.(options, request) ?? null,
+        () => fusion.code(t, options, request),
       ),
   };
 }

@@ -2,7 +2,9 @@
 //
 // Contract: createPlanner(load?) → {ready: Promise<version>, catalog: Promise<{strategies, hardware}>,
 // plan(text, options) → Promise<result>, planMany(text, [options…]) → Promise<[result…]>,
-// sweep(text, options, spec) → Promise<sweep result>, where, ran, reads}.
+// sweep(text, options, spec) → Promise<sweep result>, code(text, options, request) → Promise<code result>,
+// where, ran, reads}. code asks for a kernel's generated code ({dialect, group}, docs/design.md §19; the
+// selection panel's code view), made in the worker like a plan.
 // catalog holds the strategy and hardware names the loaded module offers (null where it has none; see
 // strategy-catalog.js). planMany plans one text under several options in one request (one copy of the text
 // to the worker); the compare view uses it for its two strategies. sweep asks for the plan across one named
@@ -62,6 +64,7 @@ function mainThreadPlanner(load) {
         (e) => list.map(() => loadFailed(e)),
       ),
     sweep: (text, options, spec) => run((c) => c.sweep(text, options, spec), loadFailed),
+    code: (text, options, request) => run((c) => c.code(text, options, request), loadFailed),
   };
 }
 
@@ -80,12 +83,14 @@ function workerPlanner() {
   const rpc = createWorkerRpc({
     start: () => new Worker(new URL('./planner-worker.js', import.meta.url), { type: 'module' }),
     lazy: false,
-    main: async ({ text, options, optionsList, sweep }) => ({
+    main: async ({ text, options, optionsList, sweep, code }) => ({
       result: await (optionsList
         ? onMain().planMany(text, optionsList)
         : sweep
           ? onMain().sweep(text, options, sweep)
-          : onMain().plan(text, options)),
+          : code
+            ? onMain().code(text, options, code)
+            : onMain().plan(text, options)),
       where: 'main',
     }),
     crashReason: () => 'the planner worker stopped; try again',
@@ -136,6 +141,7 @@ function workerPlanner() {
     plan: (text, options) => ask({ text, options }, (failure) => failure),
     planMany: (text, optionsList) => ask({ text, optionsList }, (failure) => optionsList.map(() => failure)),
     sweep: (text, options, spec) => ask({ text, options, sweep: spec }, (failure) => failure),
+    code: (text, options, request) => ask({ text, options, code: request }, (failure) => failure),
   };
 }
 

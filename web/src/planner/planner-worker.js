@@ -7,10 +7,11 @@
 // page much faster than the object), each {id, text, optionsList} (several plans of one text, e.g. the compare
 // view's two strategies) with {type:'plan', id, result: [results…], where, counts}, and each
 // {id, text, options, sweep: spec} (the plan across one named dimension, docs/design.md §16) with
-// {type:'plan', id, result: the sweep, where, counts}: the planner's results exactly as returned (errors are
-// values); a request without a text is for the text of the one before it (the client leaves out a text it has
-// just sent). where is the global scope the plan ran in ('worker' here, read off the scope, so a test can tell a
-// worker's answer from the main thread's). The last graph text is kept read (graph-cache.js): a new request
+// {type:'plan', id, result: the sweep, where, counts}, and each {id, text, options, code: request} (a kernel's
+// generated code, docs/design.md §19) with {type:'plan', id, result: the code, where, counts}: the planner's
+// results exactly as returned (errors are values); a request without a text is for the text of the one before it
+// (the client leaves out a text it has just sent). where is the global scope the plan ran in ('worker' here, read
+// off the scope, so a test can tell a worker's answer from the main thread's). The last graph text is kept read (graph-cache.js): a new request
 // with the same text re-plans it without parsing it again; counts = {loads, reused} says how often each
 // happened. Not here: any planning logic (core/, via wasm/fusion.mjs). Shown by
 // tests/browser/page-worker.test.mjs and page-dims.test.mjs.
@@ -29,14 +30,18 @@ let cache = null;
 
 let kept = null; // the last text sent: a request without one is for that text
 
-self.onmessage = async ({ data: { id, text: sent, options, optionsList, sweep } }) => {
+self.onmessage = async ({ data: { id, text: sent, options, optionsList, sweep, code } }) => {
   const text = (kept = sent ?? kept);
   const fusion = await loading.catch(() => null);
   if (!fusion) return;
   cache ??= createGraphCache(fusion);
   const counts = () => ({ ...cache.counts });
-  if (!optionsList && !sweep)
+  if (!optionsList && !sweep && !code)
     return postMessage({ type: 'plan', id, resultText: cache.planText(text, options), where, counts: counts() });
-  const result = optionsList ? cache.planMany(text, optionsList) : cache.sweep(text, options, sweep);
+  const result = optionsList
+    ? cache.planMany(text, optionsList)
+    : sweep
+      ? cache.sweep(text, options, sweep)
+      : cache.code(text, options, code);
   postMessage({ type: 'plan', id, result, where, counts: counts() });
 };

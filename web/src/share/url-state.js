@@ -15,7 +15,7 @@
 //     resident_sources, and strategy/hardware/dims only when the link names them (absent = the planner's
 //     default); names are checked for form (lower-case letters, digits, '_'; dimension names and numbers for
 //     dims), the planner judges whether they exist and whether a size is valid.
-//   parseMode(search) → {embed, editable, showJson} from the query string (?embed&editable&json).
+//   parseMode(search) → {embed, editable, showJson, showCode} from the query string (?embed&editable&json&code).
 // Old links are kept as golden tests in tests/web/url-state.test.mjs.
 
 import LZString from 'lz-string';
@@ -176,7 +176,7 @@ export function decodeState(hash) {
 export function parseMode(search) {
   const q = new URLSearchParams(search);
   const flag = (k) => q.has(k) && q.get(k) !== '0' && q.get(k) !== 'false';
-  return { embed: flag('embed'), editable: flag('editable'), showJson: flag('json') };
+  return { embed: flag('embed'), editable: flag('editable'), showJson: flag('json'), showCode: flag('code') };
 }
 
 // The iframe snippet that embeds a page URL (the caller adds ?embed to it).

@@ -17,6 +17,7 @@ import { $ } from './dom.js';
 export function showPageMode(mode, editable) {
   document.body.classList.toggle('embed', mode.embed);
   document.body.classList.toggle('show-json', mode.showJson);
+  document.body.classList.toggle('show-code', Boolean(mode.embed && mode.showCode));
   document.body.classList.toggle('read-only', !editable);
 }
 

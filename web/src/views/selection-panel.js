@@ -1,10 +1,10 @@
 // selection-panel.js — properties of the selected op, kernel or edge; edits an op's fields in place.
 //
-// Contract: createSelectionPanel(body, {dispatch, dtypes}) → {render(state, editable)}. Shows the
+// Contract: createSelectionPanel(body, {dispatch, dtypes, planner?}) → {render(state, editable)}. Shows the
 // selection of state (an op: name, kind, shape, dtype, inputs, bytes moved unfused, its kernel and the kernels
 // recomputing it; a kernel: pattern label, the rule that formed it (a "formed by" row: the plan group's `rule`,
 // as the planner words it), members, bytes (with the planner's formulas when they depend on named dimensions)
-// and estimated time; an
+// and estimated time, and with a planner its generated code (code-view.js); an
 // edge: fused or the planner's reason in words). Edits dispatch 'edit-graph' events; invalid field text is
 // marked and not sent. Numbers are the planner's. render does nothing when the plan, graph and selection are
 // those already shown. Browser-only; shown by tests/browser/page-edit.test.mjs.
@@ -15,6 +15,7 @@ import { categoryOf } from '../graph/op-kinds.js';
 import { formatBytes, exactBytes, formatShape, formatTime } from '../present/format.js';
 import { bytesFormula, hasNames } from '../present/formula.js';
 import { explainReason } from '../present/reasons.js';
+import { createCodeView } from './code-view.js';
 
 // A group's bytes, and the planner's formula for them when it depends on a name.
 const bytesCell = (n, f) =>
@@ -28,7 +29,8 @@ const bytesCell = (n, f) =>
 // The other groups that hold op i (recomputed copies), by id.
 const copiesOf = (plan, i, own) => plan.groups.filter((x) => x.id !== own && x.ops.includes(i)).map((x) => x.id);
 
-export function createSelectionPanel(body, { dispatch, dtypes }) {
+export function createSelectionPanel(body, { dispatch, dtypes, planner }) {
+  const codeView = planner ? createCodeView({ planner, dispatch }) : null;
   const edit = (e) => dispatch({ type: 'edit-graph', edit: e });
 
   function field(label, input) {
@@ -276,8 +278,14 @@ export function createSelectionPanel(body, { dispatch, dtypes }) {
           ),
         ];
       else if (sel.kind === 'op' && graph.ops[sel.id]) content = opView(graph, plan, sel.id, editable);
-      else if (sel.kind === 'group') content = groupView(graph, plan, sel.id);
-      else if (sel.kind === 'edge') content = edgeView(graph, plan, sel.id, editable);
+      else if (sel.kind === 'group') {
+        content = groupView(graph, plan, sel.id);
+        const group = plan.groups.find((x) => x.id === sel.id);
+        if (codeView && group) {
+          content.push(codeView.element);
+          codeView.show(state, sel.id);
+        }
+      } else if (sel.kind === 'edge') content = edgeView(graph, plan, sel.id, editable);
       else content = [h('p', { class: 'muted' }, 'Nothing selected.')];
       body.replaceChildren(...content.filter(Boolean));
     },

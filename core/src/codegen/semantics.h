@@ -1,0 +1,63 @@
+// codegen/semantics.h — what each op computes in generated code (docs/design.md §19), in words both dialects
+// share: index arithmetic, elementwise expressions, element storage, and safe comment text.
+//
+// Index rules: an elementwise op reads each input at its own output index, dimensions aligned from the right,
+// each coordinate taken modulo the input's dimension (NumPy broadcasting when the shapes are compatible; a
+// defined answer when they are not); missing leading dimensions read coordinate 0. A reduction's reduced axes
+// come from its shapes: with equal ranks, the axes where the output is 1 and the input is not; with a lower
+// output rank, the input axes left over when the output's dimensions are matched left to right (so [4, 3] ->
+// [4] reduces the last axis); otherwise output element (flat input index mod output elements).
+// Pure functions of shapes and kinds. Shown by tests/core/codegen.test.cpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fusion/codegen.h"
+#include "fusion/graph.h"
+
+namespace fusion::codegen {
+
+struct Syntax {
+  CodeDialect dialect = CodeDialect::c;
+  const char* div() const { return dialect == CodeDialect::c ? " / " : " // "; }
+  const char* comment() const { return dialect == CodeDialect::c ? "// " : "# "; }
+};
+
+// The flat index into a tensor of shape `from` read at flat index `i` of a loop over `loop` (broadcast rule
+// above). "0" for a one-element tensor, `i` for the same shape. Precondition: `from` has elements.
+// `inner` > 0: the loop runs as `o` over rows of `inner` elements and `j` within a row (i = o * inner + j), and
+// indexes that are just the row or the column are written `o` or `j`.
+std::string broadcast_index(const Shape& from, const Shape& loop, const std::string& i, Syntax syntax,
+                            std::uint64_t inner = 0);
+
+// The flat output index of a reduction from `in` to `out` for flat input index `i` (rule above).
+// Precondition: `out` has elements.
+std::string reduce_index(const Shape& in, const Shape& out, const std::string& i, Syntax syntax,
+                         std::uint64_t inner = 0);
+
+// The value of an elementwise op from its operands' values (f32 expressions); extra operands are ignored,
+// missing ones are 0 (clamp: [0, 6]; batch_norm: scale 1, bias 0, mean 0, var 1).
+std::string elementwise_expr(OpKind kind, const std::vector<std::string>& operands, Syntax syntax);
+
+// Element storage by size in bytes: 1 int8 (saturating, round to nearest even), 2 f16 (round to nearest even),
+// 4 f32, 8 f64, other sizes a struct of that many bytes carrying f16 (3), f32 (5-7) or f64 (9+).
+std::string storage_type(std::int64_t dtype_bytes);     // C type of one element, e.g. "uint16_t", "e3"
+std::string load_fn(std::int64_t dtype_bytes);          // C function element -> float, e.g. "ld2"
+std::string store_fn(std::int64_t dtype_bytes);         // C function float -> element, e.g. "st2"
+std::string triton_dtype(std::int64_t dtype_bytes);     // "tl.float16", ...
+std::string dtype_name(std::int64_t dtype_bytes);       // "f16", "i8", "f32", "f64", "7-byte"
+
+// "op 3 'y' add [4, 3] f32" with the name reduced to [A-Za-z0-9_.:-] (other bytes become '?', at most 40
+// kept): safe inside a comment of either dialect.
+std::string describe(const FusionGraph& g, OpId x);
+std::string safe_text(const std::string& text);
+
+// An identifier: a one-letter prefix and an id, e.g. ident('t', 3) == "t3".
+std::string ident(char prefix, std::int64_t id);
+
+// Decimal text of a count, e.g. "3145728".
+std::string num(std::uint64_t value);
+
+}  // namespace fusion::codegen
