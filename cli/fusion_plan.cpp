@@ -148,8 +148,6 @@ Args parse_args(int argc, char** argv) {
     else if (a == "--eager-parity") args.options["numerics"]["parity"] = true;
     else if (a == "--numerics-seed" && i + 1 < argc) add_number(args, "seed", argv[++i]);
     else if (a == "--numerics-elements" && i + 1 < argc) add_number(args, "max_elements", argv[++i]);
-}
-
     else if (a == "--emit" && i + 1 < argc) add_emit(args, argv[++i]);
     else if (a.size() > 1 && a[0] == '-' ) args.error = "unknown option '" + a + "'";
     else if (have_file) args.error = "more than one input file";
