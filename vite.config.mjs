@@ -9,11 +9,12 @@
 // Every other file name carries a content hash, so a host may cache it for ever. There are two WebAssembly
 // binaries, each found by a new URL(…, import.meta.url): fusion_core-*.wasm (wasm/fusion-loader.mjs, the full
 // module), which the page and its workers load, and fusion_plan-*.wasm (wasm/fusion-plan.mjs, the smaller
-// plan-only module), which the element and its worker load; the page never loads the element's. Libraries get chunks named for what they hold (CHUNKS): cytoscape (the
-// drawing), codemirror (the JSON editor, loaded after the first plan), elk (loaded by the layout worker for
-// graphs of more than 50 nodes), onnx-protobuf (the ONNX importer, on first use), planner-loader and
-// plan-loader (the full and the plan-only module's JavaScript half); and the app's own (APP_CHUNKS). What each page and embed loads, and its budget: tools/size-report.mjs, run by
-// tools/build.sh after this build.
+// plan-only module), which the element and its worker load; the page never loads the element's. Libraries get
+// chunks named for what they hold (CHUNKS): cytoscape (the drawing), codemirror (the JSON editor, loaded after
+// the first plan), elk (loaded by the layout worker for graphs of more than 50 nodes), onnx-protobuf (the ONNX
+// importer, on first use), planner-loader and plan-loader (the full and the plan-only module's JavaScript
+// half); and the app's own (APP_CHUNKS). What each page and embed loads, and its budget: tools/size-report.mjs,
+// run by tools/build.sh after this build.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 

@@ -43,7 +43,9 @@ export function moduleLoader({ name, importFactory, wasmUrl }) {
         loading = null;
         throw new FusionError({
           code: 'load_failed',
-          message: `could not load the planner's WASM module ${name} (${cause?.message ?? cause}); build it with npm run build`,
+          message:
+            `could not load the planner's WASM module ${name} (${cause?.message ?? cause}); ` +
+            'build it with npm run build',
         });
       });
       return loading;

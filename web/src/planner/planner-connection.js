@@ -3,7 +3,8 @@
 // plan-only module) give it the worker to start and the module to load; it names neither itself, so a bundle
 // holds only the worker and module its entry names.
 //
-// Contract: connectPlanner({startWorker, loadModule}, load?) → {ready: Promise<version>, catalog: Promise<{strategies, hardware}>,
+// Contract: connectPlanner({startWorker, loadModule}, load?) → {ready: Promise<version>,
+// catalog: Promise<{strategies, hardware}>,
 // plan(text, options) → Promise<result>, planMany(text, [options…]) → Promise<[result…]>,
 // sweep(text, options, spec) → Promise<sweep result>, where, ran, reads}.
 // catalog holds the strategy and hardware names the loaded module offers (null where it has none; see
