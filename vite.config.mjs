@@ -6,13 +6,15 @@
 // are copied as they are. Workers (layout, planner, import, share links) are ES-module workers.
 // The page imports the planner as ../wasm/fusion.mjs, outside web/, so the dev server may read the whole
 // repository. base './' makes every asset URL relative: dist/ works from any folder of any static host.
-// Every other file name carries a content hash, so a host may cache it for ever; the WebAssembly binary
-// (fusion_core-*.wasm, found by wasm/fusion-loader.mjs's new URL(…, import.meta.url)) is one file that the page,
-// the element and their workers share. Libraries get chunks named for what they hold (CHUNKS): cytoscape (the
-// drawing), codemirror (the JSON editor, loaded after the first plan), elk (loaded by the layout worker for
-// graphs of more than 50 nodes), onnx-protobuf (the ONNX importer, on first use), planner-loader (the
-// module's JavaScript half); and the app's own (APP_CHUNKS). What each page and embed loads, and its budget: tools/size-report.mjs, run by
-// tools/build.sh after this build.
+// Every other file name carries a content hash, so a host may cache it for ever. There are two WebAssembly
+// binaries, each found by a new URL(…, import.meta.url): fusion_core-*.wasm (wasm/fusion-loader.mjs, the full
+// module), which the page and its workers load, and fusion_plan-*.wasm (wasm/fusion-plan.mjs, the smaller
+// plan-only module), which the element and its worker load; the page never loads the element's. Libraries get
+// chunks named for what they hold (CHUNKS): cytoscape (the drawing), codemirror (the JSON editor, loaded after
+// the first plan), elk (loaded by the layout worker for graphs of more than 50 nodes), onnx-protobuf (the ONNX
+// importer, on first use), planner-loader and plan-loader (the full and the plan-only module's JavaScript
+// half); and the app's own (APP_CHUNKS). What each page and embed loads, and its budget: tools/size-report.mjs,
+// run by tools/build.sh after this build.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
@@ -26,11 +28,12 @@ const CHUNKS = [
   { name: 'elk', test: lib('elkjs') },
   { name: 'onnx-protobuf', test: lib('@bufbuild|onnx-buf') },
   { name: 'planner-loader', test: /[\\/]wasm[\\/]generated[\\/]fusion_core\.mjs$/ },
+  { name: 'plan-loader', test: /[\\/]wasm[\\/]generated[\\/]fusion_plan\.mjs$/ },
 ];
 // The page's and the element's own code that both draw a plan with (planner client, view model, layout
 // client, graph view, formatting). Other chunks are named after their first module: main (the page),
-// fusion (wasm/fusion.mjs, the planner on the main thread when workers cannot start, e.g. the element's
-// script on another origin), json-editor, compare-view, import-file, run-layout, plan-markdown, each example.
+// fusion (wasm/fusion.mjs, the page's planner on the main thread when its worker cannot start), fusion-plan
+// (wasm/fusion-plan.mjs, the same for the element, e.g. its script on another origin, which workers refuse), json-editor, compare-view, import-file, run-layout, plan-markdown, each example.
 // Two modules stay out of it, as chunks of their own, because the element imports them only on use:
 // graph-view.js (the Cytoscape drawing; the element draws graphs of up to 50 boxes as SVG, svg-graph-view.js)
 // and url-state.js (the link codec, for "Open in playground" once the plan is drawn).

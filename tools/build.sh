@@ -4,7 +4,8 @@
 #
 #   native  cmake + Ninja into build/native: the core library, the fusion-plan CLI, the doctest suite (ctest).
 #   wasm    emcmake into build/wasm: the embind module, copied to wasm/generated/ (gitignored) as
-#           fusion_core.mjs (the loader, which wasm/fusion.mjs imports) and fusion_core.wasm (the binary), and
+#           fusion_core.mjs (the loader, which wasm/fusion.mjs imports) and fusion_core.wasm (the binary), the
+#           plan-only module fusion_plan.mjs / fusion_plan.wasm (wasm/fusion-plan.mjs; the element's), and
 #           the core's catalog as wasm/generated/catalog.mjs (tools/write-catalog.mjs). Each is rewritten only
 #           when changed, so watchers do not reload.
 #   site    vite build of web/ into dist/: a static site for any static host (needs wasm first), then the size
@@ -45,9 +46,9 @@ build_asan() {
 
 build_wasm() {
   configure build/wasm "${FUSION_WASM_BUILD_TYPE:-Release}" emcmake
-  cmake --build build/wasm -j "$jobs" --target fusion_wasm
+  cmake --build build/wasm -j "$jobs" --target fusion_wasm fusion_wasm_plan
   mkdir -p wasm/generated
-  for file in fusion_core.mjs fusion_core.wasm; do
+  for file in fusion_core.mjs fusion_core.wasm fusion_plan.mjs fusion_plan.wasm; do
     cmp -s "build/wasm/wasm/$file" "wasm/generated/$file" || cp "build/wasm/wasm/$file" "wasm/generated/$file"
   done
   node tools/write-catalog.mjs  # the core's tables for JavaScript: wasm/generated/catalog.mjs

@@ -8,8 +8,9 @@
 // serve ?embed) and the <fusion-playground> element (dist/fusion-playground.js). From each, the files it loads
 // up to its first plan are followed through the built code: static imports (`from"./x.js"`), workers and
 // assets (`new URL("x", import.meta.url)`: the planner and layout workers, the WebAssembly binary), and dynamic
-// imports only of chunks always loaded at once (EAGER: the planner module's JavaScript half, which
-// wasm/fusion-loader.mjs imports dynamically so that a missing module is an error value). Workers started
+// imports only of chunks always loaded at once (EAGER: the planner modules' JavaScript halves, which
+// wasm/fusion-module.mjs imports dynamically so that a missing module is an error value; the page's is the
+// full module, fusion_core, the element's the plan-only one, fusion_plan). Workers started
 // only on use (LAZY: the ONNX import and share-link workers) and every other dynamic import (ELK, the JSON
 // editor, the compare view, the examples, …) are left out; tests/browser/page-budget.test.mjs measures the
 // same totals as a browser transfers them. gzip is zlib's level 9 (what a static host's precompressed files
@@ -20,14 +21,15 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const KiB = 1024;
-// The element draws graphs of up to 50 boxes as SVG, without Cytoscape (loaded only for bigger ones), so an
-// embed of a small graph is the planner's WebAssembly (269 KiB gzipped in the Release build) and about 30 KiB
-// of JavaScript (bench/RESULTS.md, "Page and embed sizes"). ?embed loads the page's files.
+// The element draws graphs of up to 50 boxes as SVG, without Cytoscape (loaded only for bigger ones), and
+// loads the plan-only WebAssembly module (fusion_plan; the page loads the full fusion_core), so an embed of
+// a small graph is that module and about 30 KiB of JavaScript (bench/RESULTS.md, "Page and embed sizes").
+// ?embed loads the page's files.
 export const BUDGETS = [
   { name: 'element (embed of a small graph)', entry: 'fusion-playground.js', budget: 300 * KiB },
   { name: 'page (and ?embed)', entry: 'index.html', budget: 600 * KiB },
 ];
-const EAGER = ['planner-loader'];
+const EAGER = ['planner-loader', 'plan-loader'];
 const LAZY = ['import-worker', 'link-worker'];
 
 // The chunk name of a built file: its base name without the content hash and extension.

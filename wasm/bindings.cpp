@@ -14,6 +14,12 @@
 // JavaScript as an exception, which wasm/fusion-loader.mjs turns into an error value. Only value types
 // cross: no class handles for JavaScript to .delete(). Not here: parsing, typed errors, the builder API
 // (wasm/fusion.mjs). Shown by tests/wasm/*.test.mjs.
+// Two modules are linked from this file (wasm/CMakeLists.txt): fusion_core, with every function above, for the
+// page, the CLI's tests and Node; and fusion_plan, compiled with FUSION_WASM_PLAN_ONLY, for the
+// <fusion-playground> element and other views that only plan. It binds plan, loadGraph, planLoaded,
+// unloadGraph, version and catalog, and nothing else, so the linker leaves out what only validate, verify and
+// sweep reach (the verifier, the sweep driver). wasm/fusion-loader.mjs answers a call to a function a module
+// lacks with an error value (code "not_in_module"). Shown by tests/wasm/plan-module.test.mjs.
 #include <emscripten/bind.h>
 
 #include <map>
@@ -54,6 +60,7 @@ std::string plan_loaded(int handle, const std::string& options) {
   return it == loaded_graphs().end() ? unknown_handle(handle) : fusion::api::plan_parsed(it->second, options);
 }
 
+#ifndef FUSION_WASM_PLAN_ONLY
 std::string sweep_loaded(int handle, const std::string& options, const std::string& spec) {
   const auto it = loaded_graphs().find(handle);
   return it == loaded_graphs().end() ? unknown_handle(handle) : fusion::api::sweep_parsed(it->second, options, spec);
@@ -68,15 +75,8 @@ std::string code(const std::string& graph, const std::string& options, const std
   return fusion::api::code(graph, options, request);
 }
 
-void unload_graph(int handle) { loaded_graphs().erase(handle); }
-
 std::string sweep(const std::string& graph, const std::string& options, const std::string& spec) {
   return fusion::api::sweep(graph, options, spec);
-}
-
-// embind passes std::string; fusion::api takes std::string_view.
-std::string plan(const std::string& graph, const std::string& options) {
-  return fusion::api::plan(graph, options);
 }
 
 std::string validate(const std::string& graph) { return fusion::api::validate(graph); }
@@ -84,20 +84,30 @@ std::string validate(const std::string& graph) { return fusion::api::validate(gr
 std::string verify(const std::string& graph, const std::string& options, const std::string& plan_json) {
   return fusion::api::verify(graph, options, plan_json);
 }
+#endif
+
+void unload_graph(int handle) { loaded_graphs().erase(handle); }
+
+// embind passes std::string; fusion::api takes std::string_view.
+std::string plan(const std::string& graph, const std::string& options) {
+  return fusion::api::plan(graph, options);
+}
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(fusion) {
   emscripten::function("plan", &plan);
+  emscripten::function("loadGraph", &load_graph);
+  emscripten::function("planLoaded", &plan_loaded);
+  emscripten::function("unloadGraph", &unload_graph);
+#ifndef FUSION_WASM_PLAN_ONLY
   emscripten::function("validate", &validate);
   emscripten::function("verify", &verify);
   emscripten::function("sweep", &sweep);
-  emscripten::function("loadGraph", &load_graph);
-  emscripten::function("planLoaded", &plan_loaded);
   emscripten::function("sweepLoaded", &sweep_loaded);
-  emscripten::function("unloadGraph", &unload_graph);
   emscripten::function("code", &code);
   emscripten::function("codeLoaded", &code_loaded);
+#endif
   emscripten::function("version", &fusion::api::version);
   emscripten::function("catalog", &fusion::api::catalog);
 }

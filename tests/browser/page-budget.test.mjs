@@ -5,7 +5,9 @@
 // transfers; the test server sends files as they are). Also: nothing lazy loads early — no ELK for small
 // graphs, no JSON editor, compare view or ONNX importer in an embed, no Cytoscape (the element draws small
 // graphs as SVG) and no link codec in the element before its first drawing — the page's JSON editor does load after
-// its first plan, and a host that serves the WebAssembly with another MIME type still gets a plan.
+// its first plan, and a host that serves the WebAssembly with another MIME type still gets a plan. The element
+// loads the plan-only WebAssembly module (fusion_plan) and never the full one; the page and ?embed the full one
+// (fusion_core) and never the element's.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -128,8 +130,9 @@ test(
     );
     assert.deepEqual(run.problems, []);
     const names = run.files.map((f) => f.name);
-    assert.ok(names.includes('fusion_core'), 'the binary WebAssembly file is fetched');
-    assert.equal(names.filter((n) => n === 'fusion_core').length, 1, 'once, for both elements');
+    assert.ok(names.includes('fusion_plan'), "the plan-only module's binary is fetched");
+    assert.equal(names.filter((n) => n === 'fusion_plan').length, 1, 'once, for both elements');
+    assert.ok(!names.includes('fusion_core'), `the full module is not loaded: ${table(run.files)}`);
     for (const lazy of [...LAZY, ...ELEMENT_LAZY])
       assert.ok(!names.includes(lazy), `${lazy} is not loaded: ${table(run.files)}`);
     assert.deepEqual(
@@ -160,6 +163,7 @@ test('?embed of a small graph loads no editor, compare view, importer or ELK', {
   const all = await run.all();
   const names = all.map((f) => f.name);
   for (const lazy of LAZY) assert.ok(!names.includes(lazy), `${lazy} is not loaded: ${table(all)}`);
+  assert.ok(names.includes('fusion_core') && !names.includes('fusion_plan'), `the full module only: ${table(all)}`);
   assert.equal(
     await run.page.evaluate(() => window.fusionPlayground.timings.lastLayout.engine),
     'layered',
@@ -177,6 +181,10 @@ test(
   async () => {
     const run = await transferredUntilDrawn(site.url, { width: 1440, height: 900 });
     for (const lazy of LAZY) assert.ok(!run.files.some((f) => f.name === lazy), `${lazy} not before the first plan`);
+    assert.ok(
+      run.files.some((f) => f.name === 'fusion_core'),
+      `the page loads the full module: ${table(run.files)}`,
+    );
     console.log(`page: ${kib(run.total)} — ${table(run.files)}`);
     assert.ok(run.total <= budget('index.html'), `${kib(run.total)} > ${kib(budget('index.html'))}`);
     await run.page.locator('[data-testid="json-editor"] .cm-editor').waitFor({ timeout: 30_000 });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, test } from 'node:test';
 import { createImporter } from '../../web/src/import/import-client.js';
+import { createPlanOnlyPlanner } from '../../web/src/planner/plan-only-client.js';
 import { createPlanner } from '../../web/src/planner/planner-client.js';
 import { createLinkEncoder, OFF_THREAD_ABOVE } from '../../web/src/share/link-encoder.js';
 import { encodeState } from '../../web/src/share/url-state.js';
@@ -71,6 +72,32 @@ test('a planner worker that cannot load the module hands everything to the main 
   assert.equal(started[0].terminated, true);
   assert.equal(planner.where, 'main');
   assert.equal((await planner.plan(BIAS_RELU, OPTIONS)).ok, true);
+});
+
+test("the plan-only planner (the element's) starts its own worker, not the page's, and speaks the same protocol", async () => {
+  const planner = createPlanOnlyPlanner();
+  assert.equal(started.length, 1);
+  const [w] = started;
+  assert.match(w.url, /plan-only-worker\.js$/);
+  w.reply({ type: 'ready', version: '2.0', catalog: { strategies: ['seed'], hardware: null } });
+  assert.equal(await planner.ready, '2.0');
+  const answer = planner.plan('{"ops": []}', OPTIONS);
+  await tick();
+  const { data } = w.posted[0];
+  assert.deepEqual(data, { text: '{"ops": []}', options: OPTIONS, id: data.id });
+  w.reply({ type: 'plan', id: data.id, resultText: '{"ok":true,"from":"light"}', where: 'worker' });
+  assert.deepEqual(await answer, { ok: true, from: 'light' });
+  assert.deepEqual(planner.ran, { worker: 1, main: 0 });
+});
+
+test('a plan-only worker that cannot load hands everything to the plan-only module on the main thread', async () => {
+  const planner = createPlanOnlyPlanner();
+  started[0].reply({ type: 'failed', error: { code: 'load_failed', message: 'no WebAssembly' } });
+  assert.match(await planner.ready, /^\d+\.\d+/, 'the main thread loaded the planner');
+  assert.equal(planner.where, 'main');
+  assert.equal((await planner.plan(BIAS_RELU, OPTIONS)).ok, true);
+  const sweep = await planner.sweep(BIAS_RELU, OPTIONS, { dim: 'n', from: 1, to: 2 });
+  assert.equal(sweep.error.code, 'not_in_module', 'the plan-only module has no sweep');
 });
 
 test("the importer transfers the file's buffer to its worker and returns the worker's result", async () => {

@@ -10,7 +10,7 @@
 // Read-only: totals (bytes unfused/fused, speedup, kernels, estimated time; the bytes cards add the planner's
 // formula when the graph has named dimensions), the graph with fusion groups and their pattern
 // labels, a status line naming the strategy, the hardware and the sizes planned at.
-// Every number is the WASM planner's (planner-client.js, in a worker), only formatted. Errors (bad JSON,
+// Every number is the WASM planner's (plan-only-client.js: the plan-only module, in a worker), only formatted. Errors (bad JSON,
 // validation, a src that fails) are shown in words inside the element, never thrown. After each draw the
 // element's data-plan-shown counts up (for tests). Built by Vite as dist/fusion-playground.js.
 // Shown by tests/browser/element.test.mjs.
@@ -18,7 +18,7 @@
 import css from './element.css?inline';
 import { loadExample } from '../gallery/example-loader.js';
 import { readElementConfig } from './element-config.js';
-import { createPlanner } from '../planner/planner-client.js';
+import { createPlanOnlyPlanner } from '../planner/plan-only-client.js';
 import { buildViewModel } from '../present/view-model.js';
 import { layoutGraph } from '../layout/layout.js';
 import { createSvgGraphView, SVG_MAX_NODES } from './svg-graph-view.js';
@@ -128,7 +128,7 @@ class FusionPlaygroundElement extends HTMLElement {
     const text = config.error ? null : await this.#graphText(config.graph);
     if (seq !== this.seq) return null;
     if (typeof text !== 'string') return (this.#fail(config.error ?? text.error), null);
-    planner ??= createPlanner();
+    planner ??= createPlanOnlyPlanner();
     const result = await planner.plan(text, config.options);
     if (seq !== this.seq) return null;
     if (!result.ok) this.#fail(`Not planned: ${summarize(result.errors?.[0] ?? result.error)}`);
