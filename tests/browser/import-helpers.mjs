@@ -1,13 +1,14 @@
 // import-helpers.mjs — shared steps of page-import.test.mjs and page-large.test.mjs (not a test file itself).
 //
-// dropFile(page, selector, name, bytes) drops a file on an element as a browser does (dragenter, dragover, drop
-// with a DataTransfer holding it); cliPlan(text) is the native CLI's plan for a graph text; importerText(file)
-// is the importer's graph for an ONNX file (tools/onnx2fusion.mjs); numbersOf(plan) is what shownNumbers()
-// (page-helpers.mjs) reads for that plan.
+// dropFile(page, selector, name, bytes) drops a file on an element, once it is there, as a browser does
+// (dragenter, dragover, drop with a DataTransfer holding it); cliPlan(text) is the native CLI's plan for a graph
+// text; importerText(file) is the importer's graph for an ONNX file (tools/onnx2fusion.mjs); numbersOf(plan) is
+// what shownNumbers() (page-helpers.mjs) reads for that plan.
 import { spawnSync } from 'node:child_process';
 import { root } from './page-helpers.mjs';
 
 export async function dropFile(page, selector, name, bytes) {
+  await page.waitForSelector(selector); // e.g. the JSON editor, which loads after the first plan
   await page.evaluate(
     ({ selector, name, data }) => {
       const file = new File([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], name);
