@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "codegen/emit_c.h"
+#include "codegen/byte_notes.h"
 #include "codegen/semantics.h"
 #include "fusion/strategy.h"
 
@@ -13,7 +14,7 @@ constexpr Syntax kC{CodeDialect::c};
 
 class KernelWriter {
  public:
-  KernelWriter(const GraphFacts& f, const Kernel& k) : f_(f), g_(f.g), k_(k), counted_(k.inputs.size(), false) {}
+  KernelWriter(const GraphFacts& f, const Kernel& k) : f_(f), g_(f.g), k_(k), notes_(f, k) {}
 
   std::string run() {
     header();
@@ -28,7 +29,7 @@ class KernelWriter {
   const GraphFacts& f_;
   const FusionGraph& g_;
   const Kernel& k_;
-  std::vector<bool> counted_;  // per input: its bytes already annotated
+  ByteNotes notes_;  // the byte comments of load and store lines
   std::string out_;
   int depth_ = 1;
 
@@ -58,17 +59,8 @@ class KernelWriter {
   std::string buffer(OpId x) const { return ident('t', x); }
   std::uint64_t elements(OpId x) const { return f_.elements(x); }
 
-  // The comment of a line reading input x: its bytes the first time, 0 after.
-  std::string load_comment(OpId x) {
-    const auto i = static_cast<std::size_t>(std::lower_bound(k_.inputs.begin(), k_.inputs.end(), x) - k_.inputs.begin());
-    const bool first = !counted_[i];
-    counted_[i] = true;
-    return "load " + num(first ? f_.bytes(x) : 0) + " B: " + describe(g_, x) + (first ? "" : " (again)");
-  }
-  std::string store_comment(OpId x) const {
-    const bool resident = k_.resident_sources && g_.op(x).inputs.empty();
-    return "store " + num(resident ? 0 : f_.bytes(x)) + " B: " + describe(g_, x) + (resident ? " (resident source)" : "");
-  }
+  std::string load_comment(OpId x) { return notes_.load(x); }
+  std::string store_comment(OpId x) const { return notes_.store(x); }
 
   // Value of operand x (a member in scratch, or an input in memory) at flat index idx, on its own line.
   void read_into(const std::string& var, OpId x, const std::string& idx) {

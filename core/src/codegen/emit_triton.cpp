@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "codegen/byte_notes.h"
 #include "codegen/semantics.h"
 #include "fusion/strategy.h"
 
@@ -13,7 +14,7 @@ constexpr Syntax kPy{CodeDialect::triton};
 
 class TritonWriter {
  public:
-  TritonWriter(const GraphFacts& f, const Kernel& k) : f_(f), g_(f.g), k_(k), counted_(k.inputs.size(), false) {}
+  TritonWriter(const GraphFacts& f, const Kernel& k) : f_(f), g_(f.g), k_(k), notes_(f, k) {}
 
   std::string run() {
     header();
@@ -32,7 +33,7 @@ class TritonWriter {
   const GraphFacts& f_;
   const FusionGraph& g_;
   const Kernel& k_;
-  std::vector<bool> counted_;
+  ByteNotes notes_;  // the byte comments of load and store lines
   std::string out_;
   int depth_ = 1;
 
@@ -50,16 +51,8 @@ class TritonWriter {
   std::string buffer(OpId x) const { return ident('t', x); }
   std::uint64_t elements(OpId x) const { return f_.elements(x); }
 
-  std::string load_comment(OpId x) {
-    const auto i = static_cast<std::size_t>(std::lower_bound(k_.inputs.begin(), k_.inputs.end(), x) - k_.inputs.begin());
-    const bool first = !counted_[i];
-    counted_[i] = true;
-    return "load " + num(first ? f_.bytes(x) : 0) + " B: " + describe(g_, x) + (first ? "" : " (again)");
-  }
-  std::string store_comment(OpId x) const {
-    const bool resident = k_.resident_sources && g_.op(x).inputs.empty();
-    return "store " + num(resident ? 0 : f_.bytes(x)) + " B: " + describe(g_, x) + (resident ? " (resident source)" : "");
-  }
+  std::string load_comment(OpId x) { return notes_.load(x); }
+  std::string store_comment(OpId x) const { return notes_.store(x); }
 
   void header() {
     std::string params;
@@ -189,8 +182,9 @@ class TritonWriter {
            "scratch (on chip)");
       depth_ -= 2;
     } else {
-      line("_" + std::string(to_string(op.kind)) + "(" + scratch(b) + ",  # into scratch (on chip), " +
-           shape_to_string(op.shape));
+      std::string call = "_";  // appended piece by piece: gcc 12 misreads the one-expression form (-Wrestrict)
+      call.append(to_string(op.kind)).append("(").append(scratch(b)).append(",  # into scratch (on chip), ");
+      line(call + shape_to_string(op.shape));
       ++depth_;
       for (OpId p : op.inputs) line(operand(p) + ",", member(p) >= 0 ? "scratch (on chip): " + describe(g_, p) : load_comment(p));
       line("BLOCK)");
