@@ -60,7 +60,7 @@ TEST_SUITE("generated code") {
     CHECK(count(code, "for (") == 2);  // rows and columns of one loop
     CHECK(count(code, "// load ") == 2);
     CHECK(count(code, "// store ") == 1);
-    CHECK(code.find("ld4(t1[j])") != std::string::npos);  // the bias is read by column
+    CHECK(code.find("ld_f32(t1[j])") != std::string::npos);  // the bias is read by column
     CHECK(code.find("store 3145728 B: op 3 'z'") != std::string::npos);
     CHECK(code.find("t2[") == std::string::npos);  // y stays in a register
     const AnnotatedBytes sum = annotated_bytes(code);
@@ -116,7 +116,7 @@ TEST_SUITE("generated code") {
     CHECK(code.find("naive matmul") != std::string::npos);
     CHECK(code.find("row[n] += av * bv;") != std::string::npos);
     CHECK(code.find("w3[i]") != std::string::npos);  // the epilogue reads the product from scratch
-    CHECK(code.find("t5[i] = st2(v5);") != std::string::npos);
+    CHECK(code.find("t5[i] = st_f16(v5);") != std::string::npos);
     CHECK(count(code, "// store ") == 1);
     const std::string triton = emit_group_code(g, plan, group, CodeDialect::triton);
     CHECK(triton.find("tl.dot(a, b)") != std::string::npos);
@@ -141,6 +141,50 @@ TEST_SUITE("generated code") {
     }
     CHECK(copies == 2);
     check_annotations(g, plan);
+  }
+
+  TEST_CASE("an op's storage is its element type as numerics defines it") {
+    using codegen::storage_of;
+    const auto op = [](const char* dtype, std::int64_t bytes) {
+      FusionOp o;
+      o.dtype = dtype;
+      o.dtype_bytes = bytes;
+      return o;
+    };
+    struct Case {
+      FusionOp op;
+      const char* name;
+      const char* c_type;
+      std::int64_t bytes;
+      const char* triton;
+    };
+    for (const Case& c : std::vector<Case>{{op("", 1), "f8", "uint8_t", 1, "tl.float8e4nv"},
+                                           {op("", 2), "f16", "uint16_t", 2, "tl.float16"},
+                                           {op("", 4), "f32", "float", 4, "tl.float32"},
+                                           {op("", 8), "f64", "double", 8, "tl.float64"},
+                                           {op("", 3), "f32", "float", 4, "tl.float32"},  // f32 needs 4 bytes
+                                           {op("", 16), "f32_16", "e_f32_16", 16, "tl.float32"},
+                                           {op("bf16", 2), "bf16", "uint16_t", 2, "tl.bfloat16"},
+                                           {op("bfloat16", 2), "bf16", "uint16_t", 2, "tl.bfloat16"},
+                                           {op("half", 2), "f16", "uint16_t", 2, "tl.float16"},
+                                           {op("f8", 1), "f8", "uint8_t", 1, "tl.float8e4nv"},
+                                           {op("i8", 1), "i8", "int8_t", 1, "tl.int8"},
+                                           {op("u16", 2), "u16", "uint16_t", 2, "tl.uint16"},
+                                           {op("i32", 4), "i32", "int32_t", 4, "tl.int32"},
+                                           {op("int64", 8), "i64", "int64_t", 8, "tl.int64"},
+                                           {op("u64", 8), "u64", "uint64_t", 8, "tl.uint64"},
+                                           {op("bool", 1), "bool", "uint8_t", 1, "tl.int1"},
+                                           {op("f16", 4), "f16_4", "e_f16_4", 4, "tl.float16"}}) {
+      const codegen::Storage s = storage_of(c.op);
+      INFO(c.op.dtype << " in " << c.op.dtype_bytes << " bytes");
+      CHECK(s.type == numeric_type(c.op));
+      CHECK(s.name == c.name);
+      CHECK(s.c_type == c.c_type);
+      CHECK(s.bytes == c.bytes);
+      CHECK(codegen::load_fn(c.op) == std::string("ld_") + c.name);
+      CHECK(codegen::store_fn(c.op) == std::string("st_") + c.name);
+      CHECK(codegen::triton_dtype(c.op) == c.triton);
+    }
   }
 
   TEST_CASE("the index rules: broadcasting by rows and columns, reductions by their shapes") {

@@ -1,17 +1,21 @@
 // codegen_run.test.cpp — the emitted C (fusion/codegen.h, docs/design.md §19) compiled with `cc -O2 -std=c11 -lm`
-// alone and run: the gallery graphs under every preset, small conv/pool/row-op graphs, odd element sizes and
-// seeded random graphs. Each program must compile without a diagnostic, exit 0, print one comparison per graph
+// alone and run: the gallery graphs under every preset, small conv/pool/row-op graphs, odd element sizes, a
+// bf16/f8 graph, seeded random graphs, and every element type's storage helpers against numerics' round_to. Each program must compile without a diagnostic, exit 0, print one comparison per graph
 // output and the timing lines; when every op is f32 or f64 the fused and unfused results must agree exactly (the
 // same f32 operations in the same order; narrower dtypes differ by design and are reported, not bounded).
 // No timing is asserted. CODEGEN_RUN_GRAPHS=N runs N random graphs instead of 40 (for a long one-off check).
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 
+#include "codegen/storage_c.h"
 #include "fusion/codegen.h"
 #include "fusion/dims.h"
+#include "fusion/numerics.h"
 #include "fusion/strategy.h"
 #include "random_graphs.h"
 #include "test_graphs.h"
@@ -66,33 +70,39 @@ std::size_t graph_outputs(const FusionGraph& g) {
 
 bool wide_only(const FusionGraph& g) {
   for (const FusionOp& op : g.ops())
-    if (op.dtype_bytes != 4 && op.dtype_bytes != 8) return false;
+    if (numeric_type(op) != NumericType::f32 && numeric_type(op) != NumericType::f64) return false;
   return true;
 }
 
-// Emits, compiles and runs the plan's program and checks what it prints.
-void check_program(const std::string& name, const FusionGraph& g, const FusionPlan& plan) {
+// Emits, compiles and runs the plan's program and checks what it prints; returns its comparison lines.
+std::vector<std::string> check_program(const std::string& name, const FusionGraph& g, const FusionPlan& plan) {
   INFO("program " << name);
   const Run run = compile_and_run(name, emit_program(g, plan, {CodeDialect::c, 7, 1}));
   REQUIRE_MESSAGE(run.compile_errors.empty(), run.compile_errors);
   REQUIRE(run.status == 0);
   std::istringstream lines(run.output);
   std::string line;
-  std::size_t outputs = 0;
+  std::vector<std::string> outputs;
   bool timing = false;
   while (std::getline(lines, line)) {
     if (line.rfind("speedup measured ", 0) == 0) timing = true;
     if (line.rfind("output ", 0) != 0) continue;
-    ++outputs;
+    outputs.push_back(line);
     if (wide_only(g)) CHECK_MESSAGE(line.find(": max_abs 0 max_rel 0 rms_rel 0 nan_mismatch 0") != std::string::npos, line);
   }
-  CHECK(outputs == graph_outputs(g));
+  CHECK(outputs.size() == graph_outputs(g));
   CHECK(timing);
+  return outputs;
 }
+
+bool exact(const std::string& line) { return line.find(": max_abs 0 max_rel 0 rms_rel 0 nan_mismatch 0") != std::string::npos; }
 
 FusionGraph as_f32(const FusionGraph& g) {
   std::vector<FusionOp> ops = g.ops();
-  for (FusionOp& op : ops) op.dtype_bytes = 4;
+  for (FusionOp& op : ops) {
+    op.dtype_bytes = 4;
+    op.dtype = "f32";
+  }
   return FusionGraph::from_ops(std::move(ops));
 }
 
@@ -124,6 +134,62 @@ const char* kOddSizes = R"({"ops": [
   {"name": "a", "kind": "mul", "inputs": ["x", "y"], "shape": [5, 3], "dtype_bytes": 6},
   {"name": "b", "kind": "tanh", "inputs": ["a"], "shape": [5, 3], "dtype_bytes": 1},
   {"name": "c", "kind": "reduce_prod", "inputs": ["b"], "shape": [5], "dtype_bytes": 2}]})";
+
+// Every element type numerics knows, as an op naming it.
+std::vector<FusionOp> typed_ops() {
+  std::vector<FusionOp> ops;
+  for (const char* name : {"f64", "f32", "f16", "bf16", "f8", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "bool"}) {
+    FusionOp op;
+    op.dtype = name;
+    op.dtype_bytes = codegen::type_bytes(numeric_type(op));
+    ops.push_back(op);
+  }
+  return ops;
+}
+
+// Values to round: specials, each format's edges and ties, and seeded random bit patterns and magnitudes.
+std::vector<float> rounding_values() {
+  std::vector<float> v = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 1.0625f, 1.1875f, 448.0f, 449.0f, 464.0f, 465.0f, 480.0f,
+                          -464.0f, 1e6f, -1e6f, 65504.0f, 65519.0f, 65520.0f, 3.4e38f, INFINITY, -INFINITY, NAN,
+                          1e-8f, 0x1p-9f, 0x1p-10f, 0x3p-11f, 0x1.8p-7f, 5.9604645e-8f, 2.9802322e-8f, 127.5f, 128.0f,
+                          -128.5f, -129.0f, 255.9f, 256.0f, -0.7f, 2147483647.0f, 3e9f, -3e9f, 1e19f, 2e19f, -1e19f,
+                          1.00390625f, 1.01171875f, 0x1.0101p0f, 65535.9f, 65536.0f, 32767.9f, -32768.9f};
+  std::mt19937 rng(18);
+  for (int i = 0; i < 3000; ++i) {
+    const std::uint32_t bits = static_cast<std::uint32_t>(rng());
+    float f = 0.0f;
+    std::memcpy(&f, &bits, sizeof f);
+    v.push_back(f);
+  }
+  std::uniform_real_distribution<float> wide(-600.0f, 600.0f), narrow(-0.05f, 0.05f);
+  for (int i = 0; i < 3000; ++i) v.push_back(i % 2 ? wide(rng) : narrow(rng));
+  return v;
+}
+
+// A C program around the storage helpers: for each type and value, ld(st(value)) as a hex float.
+std::string rounding_program(const std::vector<FusionOp>& ops, const std::vector<float>& values) {
+  codegen::StorageSet storages;
+  for (const FusionOp& op : ops) storages.emplace(codegen::storage_of(op).name, codegen::storage_of(op));
+  std::string c = "#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n";
+  c += codegen::storage_helpers_c(storages);
+  c += "static const float v[] = {\n";
+  for (float f : values) {
+    char text[64];
+    if (std::isnan(f)) std::snprintf(text, sizeof text, "NAN");
+    else if (std::isinf(f)) std::snprintf(text, sizeof text, "%sINFINITY", f < 0 ? "-" : "");
+    else std::snprintf(text, sizeof text, "%af", static_cast<double>(f));
+    c += std::string("  ") + text + ",\n";
+  }
+  c += "};\nint main(void) {\n  for (size_t i = 0; i < sizeof v / sizeof v[0]; ++i) {\n";
+  for (const FusionOp& op : ops) {
+    const std::string n = codegen::storage_of(op).name;
+    c += "    printf(\"%a\\n\", (double)ld_" + n + "(st_" + n + "(v[i])));\n";
+  }
+  c += "    printf(\"%u %u\\n\", (unsigned)st_f16(v[i]), (unsigned)st_bf16(v[i]));\n  }\n  return 0;\n}\n";
+  return c;
+}
+
+bool same_value(double a, double b) { return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b)); }
 
 }  // namespace
 
@@ -177,6 +243,67 @@ TEST_SUITE("generated C, compiled and run") {
   TEST_CASE("element sizes outside 1, 2, 4, 8 bytes") {
     const FusionGraph g = graph_from(kOddSizes);
     check_program("odd-sizes", g, plan_checked(g, FusionPlanner().with_strategy("inductor")));
+  }
+
+  TEST_CASE("every element type's C storage rounds as the numerics module does") {
+    const std::vector<FusionOp> ops = typed_ops();
+    const std::vector<float> values = rounding_values();
+    const Run run = compile_and_run("rounding", rounding_program(ops, values));
+    REQUIRE_MESSAGE(run.compile_errors.empty(), run.compile_errors);
+    REQUIRE(run.status == 0);
+    std::istringstream lines(run.output);
+    std::string line;
+    std::size_t checked = 0;
+    for (float x : values) {
+      for (const FusionOp& op : ops) {
+        REQUIRE(std::getline(lines, line));
+        const double c = std::strtod(line.c_str(), nullptr);
+        const double expected = static_cast<float>(round_to(numeric_type(op), static_cast<double>(x)));
+        INFO(op.dtype << " of " << static_cast<double>(x) << " (" << std::hexfloat << static_cast<double>(x) << "): C "
+                      << line);
+        // Both read back as f32 (a saturated i32 or u64 as the nearest one); integers have one zero.
+        if (is_float(numeric_type(op))) CHECK(same_value(c, expected));
+        else CHECK(c == expected);
+        ++checked;
+      }
+      REQUIRE(std::getline(lines, line));
+      if (!std::isnan(x)) {
+        unsigned f16 = 0, bf16 = 0;
+        REQUIRE(std::sscanf(line.c_str(), "%u %u", &f16, &bf16) == 2);
+        CHECK(f16 == f16_bits(static_cast<double>(x)));
+        CHECK(bf16 == bf16_bits(static_cast<double>(x)));
+      }
+    }
+    CHECK(checked == values.size() * 14);
+  }
+
+  TEST_CASE("bf16 and f8 ops round on every store unfused and once fused; exact ops agree exactly") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [64, 64], "dtype": "bf16"},
+      {"name": "y", "kind": "input", "shape": [64], "dtype": "bf16"},
+      {"name": "p", "kind": "mul", "inputs": ["x", "y"], "shape": [64, 64], "dtype": "bf16"},
+      {"name": "s", "kind": "add", "inputs": ["p", "x"], "shape": [64, 64], "dtype": "bf16"},
+      {"name": "q", "kind": "input", "shape": [64, 64], "dtype_bytes": 1},
+      {"name": "e", "kind": "exp", "inputs": ["q"], "shape": [64, 64], "dtype_bytes": 1},
+      {"name": "t", "kind": "mul", "inputs": ["e", "q"], "shape": [64, 64], "dtype_bytes": 1},
+      {"name": "n", "kind": "neg", "inputs": ["q"], "shape": [64, 64], "dtype": "f8"},
+      {"name": "r", "kind": "relu", "inputs": ["n"], "shape": [64, 64], "dtype": "f8"},
+      {"name": "a", "kind": "abs", "inputs": ["x"], "shape": [64, 64], "dtype": "bf16"},
+      {"name": "m", "kind": "max", "inputs": ["a", "y"], "shape": [64, 64], "dtype": "bf16"}]})");
+    const FusionPlan plan = plan_checked(g, FusionPlanner().with_strategy("inductor"));
+    for (OpId x : {3, 6, 8, 10}) CHECK(plan.op_group[static_cast<std::size_t>(x)] == plan.op_group[static_cast<std::size_t>(x - 1)]);
+    const std::vector<std::string> lines = check_program("bf16-f8", g, plan);
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[0].find("'s' add [64, 64] bf16:") != std::string::npos);
+    CHECK(lines[1].find("'t' mul [64, 64] f8:") != std::string::npos);
+    CHECK_MESSAGE(!exact(lines[0]), lines[0]);  // the product's bf16 rounding is skipped when fused
+    CHECK_MESSAGE(!exact(lines[1]), lines[1]);  // so is exp's f8 rounding
+    CHECK_MESSAGE(exact(lines[2]), lines[2]);   // neg and relu of f8 values are f8 values
+    CHECK_MESSAGE(exact(lines[3]), lines[3]);   // abs and max of bf16 values are bf16 values
+    const std::string code = emit_program(g, plan, {CodeDialect::c, 7, 1});
+    for (const char* helper : {"st_bf16(", "ld_bf16(", "st_f8(", "ld_f8(", "fill_f8(", "fill_bf16("})
+      CHECK_MESSAGE(code.find(helper) != std::string::npos, helper);
+    CHECK(code.find("st_f16(") == std::string::npos);
   }
 
   TEST_CASE("seeded random graphs under random presets") {

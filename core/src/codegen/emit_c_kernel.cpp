@@ -72,15 +72,15 @@ class KernelWriter {
       line("const float " + var + " = 0.0f;", load_comment(x) + " (no elements)");
       return;
     }
-    line("const float " + var + " = " + load_fn(g_.op(x).dtype_bytes) + "(" + buffer(x) + "[" + idx + "]);",
+    line("const float " + var + " = " + load_fn(g_.op(x)) + "(" + buffer(x) + "[" + idx + "]);",
          load_comment(x));
   }
 
   void header() {
     std::string params;
     auto add = [&](const std::string& p) { params += (params.empty() ? "" : ", ") + p; };
-    for (OpId x : k_.inputs) add("const " + storage_type(g_.op(x).dtype_bytes) + " *restrict " + buffer(x));
-    for (OpId x : k_.outputs) add(storage_type(g_.op(x).dtype_bytes) + " *restrict " + buffer(x));
+    for (OpId x : k_.inputs) add("const " + storage_of(g_.op(x)).c_type + " *restrict " + buffer(x));
+    for (OpId x : k_.outputs) add(storage_of(g_.op(x)).c_type + " *restrict " + buffer(x));
     add("float *restrict ws");
     std::string title = k_.group >= 0 ? "group " + std::to_string(k_.group) : "unfused " + describe(g_, k_.members.front());
     out_ += "// " + title + ": " + std::to_string(k_.members.size()) + (k_.members.size() == 1 ? " op" : " ops");
@@ -97,7 +97,7 @@ class KernelWriter {
   void fill_body() {
     for (OpId x : k_.members) {
       if (!k_.is_output(x)) continue;
-      line("fill_" + std::to_string(g_.op(x).dtype_bytes) + "(" + buffer(x) + ", " + num(elements(x)) + ", seed + " +
+      line("fill_" + storage_of(g_.op(x)).name + "(" + buffer(x) + ", " + num(elements(x)) + ", seed + " +
                std::to_string(x) + ");",
            store_comment(x));
     }
@@ -174,7 +174,7 @@ class KernelWriter {
       const auto i = static_cast<std::size_t>(member(x));
       if (k_.in_scratch[i]) line(scratch(x) + "[i] = " + v + ";", "keep on chip (scratch, 0 B in the model)");
       if (k_.is_output(x))
-        line(buffer(x) + "[i] = " + store_fn(op.dtype_bytes) + "(" + v + ");", store_comment(x));
+        line(buffer(x) + "[i] = " + store_fn(op) + "(" + v + ");", store_comment(x));
     }
     close();
     if (inner > 0) close();
@@ -221,7 +221,7 @@ class KernelWriter {
   void store_scratch(OpId x) {
     if (!k_.is_output(x)) return;
     loop("j", elements(x));
-    line(buffer(x) + "[j] = " + store_fn(g_.op(x).dtype_bytes) + "(" + scratch(x) + "[j]);", store_comment(x));
+    line(buffer(x) + "[j] = " + store_fn(g_.op(x)) + "(" + scratch(x) + "[j]);", store_comment(x));
     close();
   }
 

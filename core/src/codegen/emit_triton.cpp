@@ -122,7 +122,7 @@ class TritonWriter {
       if (k_.in_scratch[static_cast<std::size_t>(member(x))])
         line("tl.store(" + scratch(x) + " + i, " + v + ", mask=mask)", "keep on chip (scratch, 0 B in the model)");
       if (k_.is_output(x))
-        line("tl.store(" + buffer(x) + " + i, " + v + ".to(" + triton_dtype(op.dtype_bytes) + "), mask=mask)", store_comment(x));
+        line("tl.store(" + buffer(x) + " + i, " + v + ".to(" + triton_dtype(op) + "), mask=mask)", store_comment(x));
     }
     if (!single) --depth_;
     for (OpId r : s.ops)
@@ -138,7 +138,7 @@ class TritonWriter {
     ++depth_;
     line("j = start + tl.arange(0, BLOCK)");
     line("tl.store(" + buffer(x) + " + j, tl.load(" + scratch(x) + " + j, mask=j < " + num(elements(x)) + ").to(" +
-             triton_dtype(g_.op(x).dtype_bytes) + "), mask=j < " + num(elements(x)) + ")",
+             triton_dtype(g_.op(x)) + "), mask=j < " + num(elements(x)) + ")",
          store_comment(x));
     --depth_;
   }

@@ -204,34 +204,53 @@ std::string elementwise_expr(OpKind kind, const std::vector<std::string>& ops, S
   }
 }
 
-std::string storage_type(std::int64_t b) {
-  switch (b) {
-    case 1: return "int8_t";
-    case 2: return "uint16_t";
-    case 4: return "float";
-    case 8: return "double";
-    default: return ident('e', b);
-  }
-}
-std::string load_fn(std::int64_t b) { return "ld" + std::to_string(b); }
-std::string store_fn(std::int64_t b) { return "st" + std::to_string(b); }
-
-std::string triton_dtype(std::int64_t b) {
-  switch (b) {
-    case 1: return "tl.int8";
-    case 2: return "tl.float16";
-    case 8: return "tl.float64";
-    default: return "tl.float32";
+std::int64_t type_bytes(NumericType type) {
+  switch (type) {
+    case NumericType::f64: case NumericType::i64: case NumericType::u64: return 8;
+    case NumericType::f32: case NumericType::i32: case NumericType::u32: return 4;
+    case NumericType::f16: case NumericType::bf16: case NumericType::i16: case NumericType::u16: return 2;
+    default: return 1;
   }
 }
 
-std::string dtype_name(std::int64_t b) {
-  switch (b) {
-    case 1: return "i8";
-    case 2: return "f16";
-    case 4: return "f32";
-    case 8: return "f64";
-    default: return std::to_string(b) + "-byte";
+Storage storage_of(const FusionOp& op) {
+  Storage s;
+  s.type = numeric_type(op);
+  s.name = std::string(to_string(s.type));
+  const std::int64_t natural = type_bytes(s.type);
+  if (op.dtype_bytes <= natural) {
+    s.bytes = natural;
+    switch (s.type) {
+      case NumericType::f64: s.c_type = "double"; break;
+      case NumericType::f32: s.c_type = "float"; break;
+      case NumericType::f16: case NumericType::bf16: s.c_type = "uint16_t"; break;
+      case NumericType::f8: case NumericType::boolean: s.c_type = "uint8_t"; break;
+      default: s.c_type = (s.name[0] == 'u' ? "uint" : "int") + std::to_string(natural * 8) + "_t";
+    }
+    return s;
+  }
+  s.bytes = op.dtype_bytes;
+  s.name += "_" + std::to_string(op.dtype_bytes);
+  s.c_type = "e_" + s.name;
+  return s;
+}
+
+std::string load_fn(const FusionOp& op) { return "ld_" + storage_of(op).name; }
+std::string store_fn(const FusionOp& op) { return "st_" + storage_of(op).name; }
+
+std::string triton_dtype(const FusionOp& op) {
+  const NumericType t = numeric_type(op);
+  switch (t) {
+    case NumericType::f64: return "tl.float64";
+    case NumericType::f32: return "tl.float32";
+    case NumericType::f16: return "tl.float16";
+    case NumericType::bf16: return "tl.bfloat16";
+    case NumericType::f8: return "tl.float8e4nv";
+    case NumericType::boolean: return "tl.int1";
+    default: {
+      const std::string name(to_string(t));
+      return (name[0] == 'u' ? "tl.uint" : "tl.int") + name.substr(1);
+    }
   }
 }
 
@@ -250,8 +269,20 @@ std::string describe(const FusionGraph& g, OpId x) {
   const FusionOp& op = g.op(x);
   std::string text = "op " + std::to_string(x);
   if (!op.name.empty()) text += " '" + safe_text(op.name) + "'";
-  return text + " " + std::string(to_string(op.kind)) + " " + shape_to_string(op.shape) + " " +
-         dtype_name(op.dtype_bytes);
+  const NumericType type = numeric_type(op);
+  // Built piece by piece (a gcc 12 -Wrestrict false positive on operator+ chains).
+  text += " ";
+  text += to_string(op.kind);
+  text += " ";
+  text += shape_to_string(op.shape);
+  text += " ";
+  text += to_string(type);
+  if (op.dtype_bytes != type_bytes(type)) {
+    text += " in ";
+    text += num(static_cast<std::uint64_t>(op.dtype_bytes));
+    text += " B";
+  }
+  return text;
 }
 
 }  // namespace fusion::codegen

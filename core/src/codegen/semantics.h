@@ -16,6 +16,7 @@
 
 #include "fusion/codegen.h"
 #include "fusion/graph.h"
+#include "fusion/numerics.h"
 
 namespace fusion::codegen {
 
@@ -41,13 +42,20 @@ std::string reduce_index(const Shape& in, const Shape& out, const std::string& i
 // missing ones are 0 (clamp: [0, 6]; batch_norm: scale 1, bias 0, mean 0, var 1).
 std::string elementwise_expr(OpKind kind, const std::vector<std::string>& operands, Syntax syntax);
 
-// Element storage by size in bytes: 1 int8 (saturating, round to nearest even), 2 f16 (round to nearest even),
-// 4 f32, 8 f64, other sizes a struct of that many bytes carrying f16 (3), f32 (5-7) or f64 (9+).
-std::string storage_type(std::int64_t dtype_bytes);     // C type of one element, e.g. "uint16_t", "e3"
-std::string load_fn(std::int64_t dtype_bytes);          // C function element -> float, e.g. "ld2"
-std::string store_fn(std::int64_t dtype_bytes);         // C function float -> element, e.g. "st2"
-std::string triton_dtype(std::int64_t dtype_bytes);     // "tl.float16", ...
-std::string dtype_name(std::int64_t dtype_bytes);       // "f16", "i8", "f32", "f64", "7-byte"
+// Element storage (docs/design.md §19 "Storage"): the op's element type as fusion/numerics.h defines it
+// (numeric_type), held in its own C type (f16, bf16 and f8 as their bits), or, when dtype_bytes is larger than
+// the type, in a struct of dtype_bytes bytes carrying it. The C text of the helpers is codegen/storage_c.h.
+struct Storage {
+  NumericType type = NumericType::f32;
+  std::int64_t bytes = 4;  // sizeof the C type: max(dtype_bytes, the type's size)
+  std::string name;        // the helpers' suffix: "f16", or "f32_16" for a 16-byte struct carrying f32
+  std::string c_type;      // "uint16_t", "float", "e_f32_16"
+};
+Storage storage_of(const FusionOp& op);
+std::int64_t type_bytes(NumericType type);          // 1, 2, 4 or 8
+std::string load_fn(const FusionOp& op);            // C function element -> float, e.g. "ld_f16"
+std::string store_fn(const FusionOp& op);           // C function float -> element, e.g. "st_f16"
+std::string triton_dtype(const FusionOp& op);       // "tl.float16", "tl.bfloat16", "tl.float8e4nv", ...
 
 // "op 3 'y' add [4, 3] f32" with the name reduced to [A-Za-z0-9_.:-] (other bytes become '?', at most 40
 // kept): safe inside a comment of either dialect.
