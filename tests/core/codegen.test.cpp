@@ -11,6 +11,7 @@
 #include "fusion/strategy.h"
 #include "random_graphs.h"
 #include "test_graphs.h"
+#include "test_scale.h"
 
 using namespace fusion;
 using namespace fusion::testing;
@@ -241,7 +242,7 @@ TEST_SUITE("generated code") {
 
   TEST_CASE("every preset's groups on random graphs: annotations equal the plan's bytes, in both dialects") {
     std::mt19937_64 rng(18);
-    for (int i = 0; i < 300; ++i) {
+    for (int i = 0; i < scaled(300); ++i) {
       const FusionGraph g = i % 2 ? random_graph(rng, 4 + static_cast<int>(rng() % 20))
                                   : random_strategy_graph(rng, 4 + static_cast<int>(rng() % 20));
       for (std::string_view strategy : strategy_names()) {

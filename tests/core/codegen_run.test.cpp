@@ -19,6 +19,7 @@
 #include "fusion/strategy.h"
 #include "random_graphs.h"
 #include "test_graphs.h"
+#include "test_scale.h"
 
 using namespace fusion;
 using namespace fusion::testing;
@@ -307,7 +308,7 @@ TEST_SUITE("generated C, compiled and run") {
   }
 
   TEST_CASE("seeded random graphs under random presets") {
-    int graphs = 40;
+    int graphs = scaled(40);
     if (const char* n = std::getenv("CODEGEN_RUN_GRAPHS")) graphs = std::max(1, std::atoi(n));
     std::mt19937_64 rng(1818);
     const auto names = strategy_names();

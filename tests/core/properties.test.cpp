@@ -6,6 +6,7 @@
 #include "random_graphs.h"
 #include "reference_planner.h"
 #include "test_graphs.h"
+#include "test_scale.h"
 
 using namespace fusion;
 using namespace fusion::testing;
@@ -31,7 +32,7 @@ void check_against_reference(const FusionGraph& g, const PlannerOptions& options
 
 TEST_CASE("10,000 random DAGs: verified, never costlier, deterministic, equal to the naive reference") {
   std::mt19937_64 rng(20261129);
-  for (int i = 0; i < 10'000; ++i) {
+  for (int i = 0; i < scaled(10'000); ++i) {
     const FusionGraph g = random_graph(rng, 1 + static_cast<int>(rng() % 60));
     PlannerOptions options;
     options.broadcast = rng() % 4 != 0;

@@ -8,6 +8,7 @@
 #include "partition_enumerator.h"
 #include "random_graphs.h"
 #include "test_graphs.h"
+#include "test_scale.h"
 
 using namespace fusion;
 using namespace fusion::testing;
@@ -56,7 +57,7 @@ TEST_CASE("10,000 random graphs: optimal plans equal the brute-force optimum; ne
   std::mt19937_64 rng(20261201);
   int compared = 0, greedy_missed = 0;
   double worst_ratio = 1.0;
-  for (int i = 0; compared < 10'000; ++i) {
+  for (int i = 0; compared < scaled(10'000); ++i) {
     const FusionGraph g = random_graph(rng, 3 + static_cast<int>(rng() % 14));
     PlannerOptions options = searching();
     options.broadcast = rng() % 4 != 0;
@@ -86,7 +87,7 @@ TEST_CASE("10,000 random graphs: optimal plans equal the brute-force optimum; ne
 TEST_CASE("larger random graphs (200 ops): searched plans verify and never lose to greedy") {
   std::mt19937_64 rng(15);
   int optimal = 0, improved = 0;
-  for (int i = 0; i < 50; ++i) {
+  for (int i = 0; i < scaled(50); ++i) {
     CAPTURE(i);
     const FusionGraph g = random_graph(rng, 200);
     const FusionPlan plan = plan_checked(g, FusionPlanner(searching()));
@@ -95,7 +96,7 @@ TEST_CASE("larger random graphs (200 ops): searched plans verify and never lose 
     optimal += plan.search.status == "optimal";
     improved += plan.bytes_fused < plan.search.greedy_bytes_fused;
   }
-  MESSAGE("200-op graphs: " << optimal << " of 50 proven optimal, " << improved << " better than greedy");
+  MESSAGE("200-op graphs: " << optimal << " of " << scaled(50) << " proven optimal, " << improved << " better than greedy");
 }
 
 TEST_CASE("a graph where greedy misses the optimum") {

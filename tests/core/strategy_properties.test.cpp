@@ -9,6 +9,7 @@
 #include "fusion/strategy.h"
 #include "random_graphs.h"
 #include "test_graphs.h"
+#include "test_scale.h"
 
 using namespace fusion;
 using namespace fusion::testing;
@@ -77,7 +78,7 @@ FusionPlanner varied(std::mt19937_64& rng, std::string_view name) {
 
 TEST_CASE("every preset on 2,000 random DAGs: verified, deterministic, never costlier") {
   std::mt19937_64 rng(1129);
-  for (int i = 0; i < 2'000; ++i) {
+  for (int i = 0; i < scaled(2'000); ++i) {
     const FusionGraph g = random_strategy_graph(rng, 1 + static_cast<int>(rng() % 50));
     for (std::string_view name : strategy_names()) {
       CAPTURE(i);
@@ -89,7 +90,7 @@ TEST_CASE("every preset on 2,000 random DAGs: verified, deterministic, never cos
 
 TEST_CASE("random rule variations of every preset on 2,000 random DAGs") {
   std::mt19937_64 rng(2026);
-  for (int i = 0; i < 2'000; ++i) {
+  for (int i = 0; i < scaled(2'000); ++i) {
     const FusionGraph g = random_strategy_graph(rng, 1 + static_cast<int>(rng() % 50));
     for (std::string_view name : strategy_names()) {
       const FusionPlanner planner = varied(rng, name);
@@ -102,7 +103,7 @@ TEST_CASE("random rule variations of every preset on 2,000 random DAGs") {
 
 TEST_CASE("the seed-era random graphs under every preset, and 600-op graphs") {
   std::mt19937_64 rng(99);
-  for (int i = 0; i < 1'000; ++i) {
+  for (int i = 0; i < scaled(1'000); ++i) {
     const FusionGraph g = random_graph(rng, 1 + static_cast<int>(rng() % 60));
     for (std::string_view name : strategy_names()) {
       CAPTURE(i);
@@ -110,7 +111,7 @@ TEST_CASE("the seed-era random graphs under every preset, and 600-op graphs") {
       check_plan(g, FusionPlanner().with_strategy(std::string(name)));
     }
   }
-  for (int i = 0; i < 20; ++i) {
+  for (int i = 0; i < scaled(20); ++i) {
     const FusionGraph g = random_strategy_graph(rng, 600);
     for (std::string_view name : strategy_names()) {
       CAPTURE(i);
