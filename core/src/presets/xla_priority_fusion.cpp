@@ -131,6 +131,7 @@ class PriorityFusion {
     output_.assign(n, 0);
     stale_.assign(n, 0);
     blocked_by_.assign(n, -1);
+    bitcast_readers_.assign(n, 0);
     region_.resize(n);
     std::map<std::string, std::int32_t> regions;
     for (std::size_t x = 0; x < n; ++x) {
@@ -155,6 +156,8 @@ class PriorityFusion {
       elementwise_[x] = is_fusible(op.kind);
     }
     // A reader that takes no producer never fuses away, and no such reader is ever added: P is refused for good.
+    for (std::size_t x = 0; x < n; ++x)
+      for (OpId c : readers_[x]) bitcast_readers_[x] += is_bitcast(c);
     for (std::size_t x = 0; x < n; ++x)
       for (OpId c : readers_[x])
         if (role_[c] == XlaRole::own_kernel && !is_bitcast(c)) {
@@ -225,22 +228,40 @@ class PriorityFusion {
     if (saturated) count_input_bytes(c);
   }
 
-  // The consumer's kernel time with P fused in, and its operand count: C's inputs without P, plus P's inputs
-  // that C does not read yet. One merge of the two sorted input lists (both input byte sums are kept).
-  std::pair<double, std::int64_t> fused_time(OpId c, OpId p) const {
-    const auto& a = inputs_[c];
-    const auto& b = inputs_[p];
-    const bool reads_p = std::binary_search(a.begin(), a.end(), p);
+  // The bytes and the number of the inputs two sorted lists share. A short list is looked up in a long one
+  // (a producer's few inputs in a wide fusion's), so the cost follows the shorter list; else one merge.
+  std::pair<std::uint64_t, std::int64_t> shared_inputs(const std::vector<OpId>& a, const std::vector<OpId>& b) const {
+    const std::vector<OpId>& shorter = a.size() < b.size() ? a : b;
+    const std::vector<OpId>& longer = a.size() < b.size() ? b : a;
     std::uint64_t shared = 0;
     std::int64_t both = 0;
+    if (shorter.size() * 16 < longer.size()) {
+      auto from = longer.begin();
+      for (OpId x : shorter) {
+        from = std::lower_bound(from, longer.end(), x);
+        if (from == longer.end()) break;
+        if (*from == x) shared += bytes(x), ++both;
+      }
+      return {shared, both};
+    }
     for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
       if (a[i] < b[j]) ++i;
       else if (b[j] < a[i]) ++j;
       else shared += bytes(a[i]), ++both, ++i, ++j;
     }
-    const std::uint64_t total = detail::saturating_add(
-        detail::saturating_add(bytes(c), input_bytes_[c] - (reads_p ? bytes(p) : 0)), input_bytes_[p] - shared);
-    const std::int64_t operands = 1 + static_cast<std::int64_t>(inputs_[c].size()) - (reads_p ? 1 : 0) +
+    return {shared, both};
+  }
+
+  // The consumer's kernel time with P fused in, and its operand count: C's inputs without P, plus P's inputs
+  // that C does not read yet. C is one of P's readers, so it reads P (readers_ and inputs_ mirror each other).
+  // The shared inputs come from shared_inputs() (both input byte sums are kept).
+  std::pair<double, std::int64_t> fused_time(OpId c, OpId p) const {
+    const auto& a = inputs_[c];
+    const auto& b = inputs_[p];
+    const auto [shared, both] = shared_inputs(a, b);
+    const std::uint64_t total =
+        detail::saturating_add(detail::saturating_add(bytes(c), input_bytes_[c] - bytes(p)), input_bytes_[p] - shared);
+    const std::int64_t operands = static_cast<std::int64_t>(inputs_[c].size()) +
                                   static_cast<std::int64_t>(inputs_[p].size()) - both;
     return {kernel_time_us(total, vector_flops_[c] + vector_flops_[p], matrix_flops_[c] + matrix_flops_[p], hardware_),
             operands};
@@ -324,8 +345,7 @@ class PriorityFusion {
     if (output_[p] || readers_[p].empty()) return {0, {EdgeReason::output, -1}};
     if (blocked_by_[p] >= 0) return {0, {EdgeReason::barrier_consumer, blocked_by_[p]}};
     if (readers_[p].size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
-    std::vector<OpId>& consumers = priority_consumers_;
-    fused_readers(p, consumers);
+    const std::vector<OpId>& consumers = fused_readers(p, priority_consumers_);
     if (consumers.empty()) return {0, {EdgeReason::barrier_consumer, -1}};  // only bitcasts read it
     if (consumers.size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
     if (reduction_[p] >= 0 && consumers.size() != readers_[p].size()) return {0, {EdgeReason::consumers, -1}};
@@ -352,11 +372,14 @@ class PriorityFusion {
     return role_[p] == XlaRole::own_kernel || role_[p] == XlaRole::scatter || output_[p] || blocked_by_[p] >= 0;
   }
 
-  // The readers P is fused into: all but bitcasts (CanFuseWithAllNonBitcastUsers).
-  void fused_readers(OpId p, std::vector<OpId>& out) const {
-    out.clear();
+  // The readers P is fused into: all but bitcasts (CanFuseWithAllNonBitcastUsers). Without bitcast readers
+  // (the common case) that is readers_[p] itself; else they are filtered into `scratch`.
+  const std::vector<OpId>& fused_readers(OpId p, std::vector<OpId>& scratch) const {
+    if (bitcast_readers_[p] == 0) return readers_[p];
+    scratch.clear();
     for (OpId c : readers_[p])
-      if (!is_bitcast(c)) out.push_back(c);
+      if (!is_bitcast(c)) scratch.push_back(c);
+    return scratch;
   }
 
   void push(OpId x) {
@@ -369,8 +392,10 @@ class PriorityFusion {
   }
 
   void fuse(OpId p) {
-    std::vector<OpId>& consumers = fuse_consumers_;  // scratch (push() below uses its own)
-    fused_readers(p, consumers);
+    // A copy: push() below changes the readers of P's producers, and P's own list when P stays.
+    std::vector<OpId>& consumers = fuse_consumers_;
+    const std::vector<OpId>& readers = fused_readers(p, consumers);
+    if (&readers != &consumers) consumers = readers;
     const bool stays = consumers.size() < readers_[p].size();
     copies_ += size_[p] * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
     for (OpId c : consumers) {
@@ -387,7 +412,10 @@ class PriorityFusion {
       if (!alive_[i] || fixed_refusal(i)) continue;  // (the readers of a refused producer are never read again)
       auto& list = readers_[i];  // ascending: P out, each consumer in where it belongs
       if (!stays)
-        if (const auto at = std::lower_bound(list.begin(), list.end(), p); at != list.end() && *at == p) list.erase(at);
+        if (const auto at = std::lower_bound(list.begin(), list.end(), p); at != list.end() && *at == p) {
+          list.erase(at);
+          bitcast_readers_[i] -= is_bitcast(p);
+        }
       for (OpId c : consumers)
         if (const auto at = std::lower_bound(list.begin(), list.end(), c); at == list.end() || *at != c)
           list.insert(at, c);
@@ -396,6 +424,7 @@ class PriorityFusion {
       std::vector<OpId> left;  // the bitcasts
       for (OpId c : readers_[p])
         if (is_bitcast(c)) left.push_back(c);
+      bitcast_readers_[p] = static_cast<std::int32_t>(left.size());
       readers_[p] = std::move(left);
     } else {
       alive_[p] = 0;
@@ -466,6 +495,7 @@ class PriorityFusion {
   std::vector<std::vector<OpId>> inputs_;     // per fusion: sources and roots it reads, ascending
   std::vector<std::uint64_t> input_bytes_;    // per fusion: the bytes of inputs_, summed (saturating)
   std::vector<std::vector<OpId>> readers_;    // per fusion: the fusions that read it, ascending
+  std::vector<std::int32_t> bitcast_readers_; // per fusion: how many of readers_ are bitcasts (never fused into)
   std::vector<std::vector<OpId>> absorbed_;   // per fusion: producers fused into it (their own lists stay)
   std::vector<std::uint64_t> vector_flops_, matrix_flops_;
   std::vector<std::int64_t> size_;            // per fusion: members counted with repeats (for the budget)
