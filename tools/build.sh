@@ -11,8 +11,9 @@
 #   site    vite build of web/ into dist/: a static site for any static host (needs wasm first), then the size
 #           report (tools/size-report.mjs: every file raw and gzip, and the budgets; over budget fails).
 #   asan    cmake + Ninja into build/asan: the same native targets under AddressSanitizer + UBSan
-#           (FUSION_SANITIZE=ON; build type FUSION_ASAN_BUILD_TYPE, default RelWithDebInfo, so reports carry
-#           lines). tools/run-tests.mjs runs its ctest with halt_on_error. Not run by default.
+#           (FUSION_SANITIZE=ON; build type FUSION_ASAN_BUILD_TYPE, default RelWithDebInfo, which CMakeLists.txt
+#           makes -O1 -g1 there, so reports carry lines). tools/run-tests.mjs runs its ctest with halt_on_error.
+#           Not run by default.
 # Build types: FUSION_NATIVE_BUILD_TYPE (default Release), FUSION_WASM_BUILD_TYPE (default Release:
 # 25% larger than MinSizeRel, 4x faster on a 20k-op graph).
 # Assumes tools/setup.sh has run. Incremental: a second run with nothing changed takes a few seconds.
