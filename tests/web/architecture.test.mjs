@@ -15,15 +15,30 @@ const MAY_IMPORT = {
   state: ['graph'],
   graph: [],
   gallery: [],
+  theme: [],
+  svg: ['layout', 'present', 'theme'],
   'worker-rpc': [],
   present: ['graph', 'state'],
   share: ['state', 'worker-rpc'],
   layout: ['present', 'worker-rpc'],
   planner: ['state', 'worker-rpc'],
-  views: ['state', 'graph', 'present', 'layout', 'planner/strategy-catalog.js', 'gallery'],
+  views: ['state', 'graph', 'present', 'layout', 'planner/strategy-catalog.js', 'gallery', 'theme'],
   import: ['graph', 'present', 'state', 'worker-rpc', 'views/dom.js'],
   'import/onnx': ['graph/op-kinds.js'],
-  element: ['state', 'graph', 'gallery', 'worker-rpc', 'present', 'share', 'layout', 'planner', 'views', 'import'],
+  element: [
+    'state',
+    'graph',
+    'gallery',
+    'worker-rpc',
+    'present',
+    'share',
+    'layout',
+    'planner',
+    'views',
+    'import',
+    'svg',
+    'theme',
+  ],
   page: [
     'state',
     'graph',
@@ -36,6 +51,8 @@ const MAY_IMPORT = {
     'views',
     'import',
     'element',
+    'svg',
+    'theme',
   ],
 };
 
@@ -54,6 +71,7 @@ const PURE = [
   'import/import-file.js',
   'import/import-source.js',
   'element/element-config.js',
+  'theme/palette.js',
 ];
 const DOM =
   /\b(?:(?:document|window|localStorage|sessionStorage|customElements)\s*\.|HTMLElement\b|getComputedStyle\b)/;
