@@ -9,6 +9,21 @@ import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../../web/src/', import.meta.url));
 
+// What the two entries (the page and the element) may import: every folder but page/ (and the page element/).
+const UI = [
+  'state',
+  'graph',
+  'gallery',
+  'worker-rpc',
+  'present',
+  'share',
+  'layout',
+  'planner',
+  'views',
+  'import',
+  'svg',
+  'theme',
+];
 // What each folder may import from the other folders of web/src (its own files always). A name with '.js' is
 // one file. Outside web/src only the core's JS (wasm/), the graph schema (schema/) and npm packages are imported.
 const MAY_IMPORT = {
@@ -25,35 +40,8 @@ const MAY_IMPORT = {
   views: ['state', 'graph', 'present', 'layout', 'planner/strategy-catalog.js', 'gallery', 'theme'],
   import: ['graph', 'present', 'state', 'worker-rpc', 'views/dom.js'],
   'import/onnx': ['graph/op-kinds.js'],
-  element: [
-    'state',
-    'graph',
-    'gallery',
-    'worker-rpc',
-    'present',
-    'share',
-    'layout',
-    'planner',
-    'views',
-    'import',
-    'svg',
-    'theme',
-  ],
-  page: [
-    'state',
-    'graph',
-    'gallery',
-    'worker-rpc',
-    'present',
-    'share',
-    'layout',
-    'planner',
-    'views',
-    'import',
-    'element',
-    'svg',
-    'theme',
-  ],
+  element: UI,
+  page: [...UI, 'element'],
 };
 
 // Modules that must run without a DOM: whole pure folders, and the pure files of mixed ones.

@@ -44,7 +44,6 @@ const LITE_FONT = 7; // a big graph's labels are not drawn below this size on sc
 
 // The Cytoscape style in theme/palette.js's colours c (light or dark).
 const styleFor = (c) => [
-
   { selector: 'node[w]', style: { width: 'data(w)', height: 'data(h)' } },
   {
     selector: 'node',
@@ -76,7 +75,12 @@ const styleFor = (c) => [
   },
   {
     selector: 'node.barrier',
-    style: { 'background-color': c.barrierFill, 'border-color': c.barrierFill, color: c.barrierInk, shape: 'rectangle' },
+    style: {
+      'background-color': c.barrierFill,
+      'border-color': c.barrierFill,
+      color: c.barrierInk,
+      shape: 'rectangle',
+    },
   },
   { selector: 'node.unknown', style: { 'background-color': c.unknownFill, 'border-color': c.unknownLine } },
   { selector: 'node.output', style: { 'border-style': 'double', 'border-width': 5 } },

@@ -67,7 +67,7 @@ export function createSavingsPanel({ onSelect }) {
             tabindex: 0,
             class: selected ? 'selected' : '',
             'data-group': r.group,
-            'aria-selected': String(selected),
+            'aria-current': selected ? 'true' : null,
             title:
               `kernel ${r.group}: ${exactBytes(r.unfused)} unfused → ${exactBytes(r.fused)} fused` +
               (hasNames(g.bytes_read_formula) || hasNames(g.bytes_written_formula)
