@@ -26,8 +26,8 @@ const readSvg = (page, text) =>
       viewBox: svg.getAttribute('viewBox').split(' ').map(Number),
       ground: svg.querySelector('rect.ground').getAttribute('fill'),
       ops: [...svg.querySelectorAll('g.op')].map((g) => ({
-        op: Number(g.dataset.op),
-        group: Number(g.dataset.group),
+        ...(g.dataset.ops ? { ops: g.dataset.ops.split(' ').map(Number) } : { op: Number(g.dataset.op) }),
+        group: Number(g.dataset.kernel),
         name: g.querySelector('text').textContent,
       })),
       clusters: [...svg.querySelectorAll('g.cluster')].map((g) => ({
@@ -71,6 +71,25 @@ test('Save graph as SVG: one element per op and per group, labelled as the plan'
     multi.map((g) => ({ group: g.id, title: `kernel ${g.id}${g.label ? ` · ${g.label}` : ''}` })),
   );
   assert.ok(multi.some((g) => g.label)); // pattern labels are there to compare
+  // A closed group is one box in the SVG too, as on screen: its ops are one op element, its cluster is gone.
+  const closed = multi[0];
+  const n = await page.evaluate(() => Number(document.body.dataset.planShown));
+  await page.evaluate(
+    (group) => window.fusionPlayground.store.dispatch({ type: 'expand', group, open: false }),
+    closed.id,
+  );
+  await waitForPlan(page, n + 1);
+  const folded = await readSvg(page, await saveSvg(page, 'export-svg'));
+  assert.equal(folded.errors, 0);
+  assert.equal(folded.ops.length, graph.ops.length - closed.ops.length + 1);
+  assert.deepEqual(
+    folded.ops.filter((o) => o.group === closed.id),
+    [{ ops: closed.ops, group: closed.id, name: `▸ kernel ${closed.id} · ${closed.ops.length} ops` }],
+  );
+  assert.deepEqual(
+    folded.clusters.map((c) => c.group).sort((a, b) => a - b),
+    multi.slice(1).map((g) => g.id),
+  );
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

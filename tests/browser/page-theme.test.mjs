@@ -86,3 +86,36 @@ for (const theme of ['light', 'dark']) {
     );
   }
 }
+
+test(
+  'the <fusion-playground> element takes theme="dark": its texts and its SVG drawing in dark colours',
+  { timeout: 60_000 },
+  async () => {
+    const page = await openPage(site, 'element-demo.html', { width: 900, height: 700 });
+    await page.evaluate(() => {
+      document.body.innerHTML =
+        '<fusion-playground id="dark" example="transformer-mlp" theme="dark"></fusion-playground>' +
+        '<fusion-playground id="light" example="transformer-mlp"></fusion-playground>';
+    });
+    await page.waitForFunction(() =>
+      ['dark', 'light'].every((id) => Number(document.getElementById(id).dataset.planShown) >= 1),
+    );
+    const look = (id) =>
+      page.evaluate((id) => {
+        const el = document.getElementById(id);
+        const text = el.shadowRoot.querySelector('g.op:not(.source):not(.barrier) text');
+        return { ground: getComputedStyle(el).backgroundColor, opText: getComputedStyle(text).fill };
+      }, id);
+    assert.deepEqual(await look('dark'), { ground: 'rgb(22, 27, 34)', opText: 'rgb(230, 237, 243)' });
+    assert.deepEqual(await look('light'), { ground: 'rgb(255, 255, 255)', opText: 'rgb(31, 35, 40)' });
+    for (const host of ['#dark', '#light']) assert.deepEqual(await lowContrastTexts(page, { host }), [], host);
+    // The check can fail: a grey too light for its ground is caught.
+    await page.evaluate(() => {
+      const s = document.createElement('style');
+      s.textContent = '.label { color: #30363d !important; }';
+      document.getElementById('dark').shadowRoot.append(s);
+    });
+    assert.ok((await lowContrastTexts(page, { host: '#dark' })).some((t) => t.includes('label')));
+    await page.context().close();
+  },
+);

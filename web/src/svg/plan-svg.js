@@ -11,9 +11,9 @@
 // or collapse.js's drawnViewModel), positions the node centres of layout.js, routes its edge routes (an edge
 // without one is a straight line between the box borders). colorBy 'bytes' fills each op with its bytes-moved
 // colour (node.heat); colors is theme/palette.js's set. Each op's <g class="op …"> carries data-op (its op
-// index, or the collapsed group's first op), data-node (the drawn node's id) and data-group (its kernel), and a
-// <title> (name, kind and shape); each cluster's <g class="cluster"> carries data-group and its title text;
-// each edge's <g class="edge …"> data-edge. Every text is inserted as text (never markup). Browser-only
+// index; a collapsed group's box, class "collapsed", has data-ops, its ops' indices), data-node (the drawn
+// node's id) and data-kernel (its kernel), and a <title> (name, kind and shape); each cluster's
+// <g class="cluster"> carries data-group and its title text; each edge's <g class="edge …"> data-edge. Every text is inserted as text (never markup). Browser-only
 // (document.createElementNS); shown by tests/browser/element.test.mjs and tests/browser/page-svg.test.mjs.
 
 import { boxOf, nodeLines } from '../layout/layout-input.js';
@@ -113,7 +113,13 @@ function drawOp(n, b, colorBy, c) {
   const fill = heat ? heat.color : n.collapsed ? n.color : null;
   return s(
     'g',
-    { class: classes, 'data-op': n.op, 'data-node': n.id, 'data-group': n.group },
+    {
+      class: classes,
+      'data-op': n.op,
+      'data-ops': n.collapsed ? n.ops.join(' ') : null,
+      'data-node': n.id,
+      'data-kernel': n.group,
+    },
     s('title', {}, `${n.label}: ${lines.slice(1).join(' · ')}`),
     n.copies?.length
       ? s('rect', { class: 'halo', x: x - 5, y: y - 5, width: b.w + 10, height: b.h + 10, rx: 10 })

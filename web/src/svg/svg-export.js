@@ -7,7 +7,7 @@
 // along its old route). viewport {x0, y0, x1, y1} keeps only that part of the graph (what is on screen; null:
 // the whole graph, with a margin); colorBy 'bytes' | 'group' and colors (theme/palette.js) are the screen's.
 // The picture is svg/plan-svg.js's (the element's drawing): one <g class="op"> per drawn box (data-op,
-// data-group), one <g class="cluster"> per fusion group of more than one op (data-group, "kernel N · label"),
+// data-kernel), one <g class="cluster"> per fusion group of more than one op (data-group, "kernel N · label"),
 // texts as SVG text in the system font (no embedded fonts), on the theme's ground, with a <title>.
 // Browser-only (builds DOM elements, serialises them with XMLSerializer); shown by tests/browser/page-svg.test.mjs.
 

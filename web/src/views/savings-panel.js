@@ -82,7 +82,7 @@ export function createSavingsPanel({ onSelect }) {
               }
             },
           },
-          h('span', { class: 'chip', style: { background: colour.get(r.group) ?? '#fff' } }),
+          h('span', { class: 'chip', style: { background: colour.get(r.group) ?? 'var(--node-fill)' } }),
           h(
             'span',
             { class: 'saving-name' },
