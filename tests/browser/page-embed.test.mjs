@@ -49,6 +49,7 @@ test('?embed&editable&json shows the JSON box and the edit tools', { timeout: 60
 test('the Embed button offers an iframe snippet for this graph', { timeout: 60_000 }, async () => {
   const page = await openPage(site, '#example=diamond');
   await waitForPlan(page);
+  await page.locator('#export-menu summary').click(); // Embed is in the Export menu
   await page.getByTestId('embed-button').click();
   const snippet = await page.getByTestId('embed-snippet').inputValue();
   assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed#example=diamond"/);

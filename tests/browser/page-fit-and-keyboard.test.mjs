@@ -24,11 +24,12 @@ for (const width of [1440, 1280, 1120]) {
 // The main actions, by id: each must have an accessible name and be reached by Tab.
 const ACTIONS = [
   'examples-menu',
-  'opt-broadcast',
-  'opt-resident',
+  'opt-strategy',
+  'options-menu', // Broadcast rule, Resident sources, Hardware (page-strategies.test.mjs opens it by keyboard)
+  'theme',
   'copy-link',
-  'embed-button',
-  'export-menu',
+  'export-menu', // also holds Embed
+
   'add-op',
   'connect-mode',
   'undo',

@@ -16,6 +16,7 @@ after(async () => {
 test('an edited graph with changed options round-trips through its link', { timeout: 60_000 }, async () => {
   const page = await openPage(site, '#example=broadcast');
   let n = await waitForPlan(page);
+  await page.locator('#options-menu summary').click(); // the rarely used options live in the Options menu
   await page.getByTestId('opt-broadcast').uncheck();
   n = await waitForPlan(page, n + 1);
   await page.evaluate(() =>
@@ -52,6 +53,7 @@ test('resident sources changes the numbers the planner reports', { timeout: 60_0
   const page = await openPage(site, '#example=bias-relu');
   const n = await waitForPlan(page);
   const before = await shownNumbers(page);
+  await page.locator('#options-menu summary').click();
   await page.getByTestId('opt-resident').check();
   await waitForPlan(page, n + 1);
   const after = await shownNumbers(page);

@@ -101,6 +101,7 @@ test(
   async () => {
     const page = await openPage(site, linkTo(EPILOGUE, { strategy: 'tvm' }));
     let n = await waitForPlan(page);
+    await page.locator('#options-menu summary').click(); // the Hardware picker is in the Options menu
     const names = await page
       .getByTestId('opt-hardware')
       .locator('option')
@@ -180,6 +181,7 @@ test(
     let n = await waitForPlan(page);
     await page.getByTestId('opt-strategy').selectOption('tvm');
     n = await waitForPlan(page, n + 1);
+    await page.locator('#options-menu summary').click();
     await page.getByTestId('opt-hardware').selectOption('h100');
     await waitForPlan(page, n + 1);
     await page.waitForFunction(() => location.hash === '#example=transformer-mlp&strategy=tvm&hardware=h100');
@@ -243,7 +245,12 @@ test('the pickers are labelled and work from the keyboard', { timeout: 60_000 },
   await page.keyboard.press('ArrowDown');
   await waitForPlan(page, n + 1);
   assert.equal(await page.evaluate(() => window.fusionPlayground.store.getState().options.strategy), 'xla');
+  // Next comes the Options menu: Enter opens it, and Tab reaches the Hardware picker inside.
   await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.parentElement.id), 'options-menu');
+  await page.keyboard.press('Enter');
+  for (let i = 0; i < 4 && (await page.evaluate(() => document.activeElement.id)) !== 'opt-hardware'; i++)
+    await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'opt-hardware');
   await page.context().close();
 });

@@ -9,34 +9,39 @@ import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../../web/src/', import.meta.url));
 
+// What the two entries (the page and the element) may import: every folder but page/ (and the page element/).
+const UI = [
+  'state',
+  'graph',
+  'gallery',
+  'worker-rpc',
+  'present',
+  'share',
+  'layout',
+  'planner',
+  'views',
+  'import',
+  'svg',
+  'theme',
+];
 // What each folder may import from the other folders of web/src (its own files always). A name with '.js' is
 // one file. Outside web/src only the core's JS (wasm/), the graph schema (schema/) and npm packages are imported.
 const MAY_IMPORT = {
   state: ['graph'],
   graph: [],
   gallery: [],
+  theme: [],
+  svg: ['layout', 'present', 'theme'],
   'worker-rpc': [],
   present: ['graph', 'state'],
   share: ['state', 'worker-rpc'],
   layout: ['present', 'worker-rpc'],
   planner: ['state', 'worker-rpc'],
-  views: ['state', 'graph', 'present', 'layout', 'planner/strategy-catalog.js', 'gallery'],
+  views: ['state', 'graph', 'present', 'layout', 'planner/strategy-catalog.js', 'gallery', 'theme'],
   import: ['graph', 'present', 'state', 'worker-rpc', 'views/dom.js'],
   'import/onnx': ['graph/op-kinds.js'],
-  element: ['state', 'graph', 'gallery', 'worker-rpc', 'present', 'share', 'layout', 'planner', 'views', 'import'],
-  page: [
-    'state',
-    'graph',
-    'gallery',
-    'worker-rpc',
-    'present',
-    'share',
-    'layout',
-    'planner',
-    'views',
-    'import',
-    'element',
-  ],
+  element: UI,
+  page: [...UI, 'element'],
 };
 
 // Modules that must run without a DOM: whole pure folders, and the pure files of mixed ones.
@@ -54,6 +59,7 @@ const PURE = [
   'import/import-file.js',
   'import/import-source.js',
   'element/element-config.js',
+  'theme/palette.js',
 ];
 const DOM =
   /\b(?:(?:document|window|localStorage|sessionStorage|customElements)\s*\.|HTMLElement\b|getComputedStyle\b)/;

@@ -74,13 +74,16 @@ test('no hash means no link state', () => {
   assert.deepEqual(decodeState('#'), { kind: 'empty' });
 });
 
-test('the page mode comes from ?embed, ?editable, ?json and ?code', () => {
-  const none = { embed: false, editable: false, showJson: false, showCode: false };
+test('the page mode comes from ?embed, ?editable, ?json, ?code and ?theme', () => {
+  const none = { embed: false, editable: false, showJson: false, showCode: false, theme: null };
   assert.deepEqual(parseMode(''), none);
   assert.deepEqual(parseMode('?embed'), { ...none, embed: true });
   assert.deepEqual(parseMode('?embed&editable&json'), { ...none, embed: true, editable: true, showJson: true });
   assert.deepEqual(parseMode('?embed&code'), { ...none, embed: true, showCode: true });
   assert.deepEqual(parseMode('?embed=0'), none);
+  assert.deepEqual(parseMode('?theme=dark'), { ...none, theme: 'dark' });
+  assert.deepEqual(parseMode('?embed&theme=light'), { ...none, embed: true, theme: 'light' });
+  assert.deepEqual(parseMode('?theme=purple'), none); // not a theme: the page's own choice
 });
 
 test('the embed snippet is an iframe with the URL attribute-escaped', () => {

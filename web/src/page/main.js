@@ -42,7 +42,9 @@ import { installKeyboard } from './controls/keyboard.js';
 import { installLargeGraph } from './controls/large-graph.js';
 import { installMenus } from './controls/menus.js';
 import { installOptions } from './controls/options.js';
+import { installPhoneTabs } from './controls/phone-tabs.js';
 import { installShare } from './controls/share.js';
+import { installThemeControl } from './controls/theme-control.js';
 import { createLinkSync } from './link-sync.js';
 import { createTimings } from './timings.js';
 
@@ -53,6 +55,7 @@ const mode = parseMode(location.search);
 const editable = !mode.embed || mode.editable;
 const timings = createTimings();
 showPageMode(mode, editable);
+installThemeControl({ mode }); // before anything is drawn: the graph view reads the theme when created
 
 // ---- stage 2: state owner, planner, views ----
 const store = createStore({ examples: EXAMPLES });
@@ -165,7 +168,8 @@ installKeyboard({ editor, editable, dispatch, actions: { ...tools, addOp: addOp.
 installMenus();
 installOptions({ store, dispatch });
 installShare({ store, examples: EXAMPLES, mode, notice });
-installExport({ store, graphView, notice });
+installExport({ store, graphView, graphPane, notice });
+installPhoneTabs({ graphView });
 planner.ready.then(chrome.setVersion, () => {});
 planner.catalog.then((names) => {
   picker.setCatalog(catalogFrom(names));

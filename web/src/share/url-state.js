@@ -15,7 +15,9 @@
 //     resident_sources, and strategy/hardware/dims only when the link names them (absent = the planner's
 //     default); names are checked for form (lower-case letters, digits, '_'; dimension names and numbers for
 //     dims), the planner judges whether they exist and whether a size is valid.
-//   parseMode(search) → {embed, editable, showJson, showCode} from the query string (?embed&editable&json&code).
+//   parseMode(search) → {embed, editable, showJson, showCode, theme} from the query string
+//     (?embed&editable&json&code&theme=dark|light); theme is 'dark', 'light' or null (not given, or another
+//     value: the page's own choice, theme/theme.js).
 // Old links are kept as golden tests in tests/web/url-state.test.mjs.
 
 import LZString from 'lz-string';
@@ -176,7 +178,8 @@ export function decodeState(hash) {
 export function parseMode(search) {
   const q = new URLSearchParams(search);
   const flag = (k) => q.has(k) && q.get(k) !== '0' && q.get(k) !== 'false';
-  return { embed: flag('embed'), editable: flag('editable'), showJson: flag('json'), showCode: flag('code') };
+  const theme = ['dark', 'light'].includes(q.get('theme')) ? q.get('theme') : null;
+  return { embed: flag('embed'), editable: flag('editable'), showJson: flag('json'), showCode: flag('code'), theme };
 }
 
 // The iframe snippet that embeds a page URL (the caller adds ?embed to it).

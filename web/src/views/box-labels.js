@@ -6,7 +6,8 @@
 // (tens of ms on a 500-op graph); this layer redraws only these few texts, and Cytoscape's drawing stays as it is.
 //
 // Contract: createBoxLabels(cy, container, {font, size, weight, color, lineHeight, minZoomedSize?}) →
-// {set(id, lines), clear(), lines(id), flush()}. set gives the box with that Cytoscape node id its lines of
+// {set(id, lines), clear(), lines(id), flush(), restyle()}; color is a colour or a function giving one (the
+// theme's ink), read again after restyle(). set gives the box with that Cytoscape node id its lines of
 // text (centred on the box, one under the other, `lineHeight` × `size` apart, in the box's font); clear forgets
 // every box (a new drawing); lines(id) → the lines drawn for that box (null when none). The layer redraws after
 // every frame Cytoscape draws (its 'render' event: pan, zoom, a box dragged, a restyle), and after set/clear at
@@ -49,7 +50,7 @@ export function createBoxLabels(cy, container, { font, size, weight, color, line
       context.font = `${weight} ${size}px ${font}`;
       context.textAlign = 'center';
       context.textBaseline = 'middle';
-      context.fillStyle = color;
+      context.fillStyle = typeof color === 'function' ? color() : color;
       styled = true;
     }
     context.setTransform(1, 0, 0, 1, 0, 0);
@@ -86,6 +87,10 @@ export function createBoxLabels(cy, container, { font, size, weight, color, line
   cy.on('render', draw);
 
   return {
+    restyle() {
+      styled = false;
+      later();
+    },
     set(id, lines) {
       boxes.set(id, lines);
       later();

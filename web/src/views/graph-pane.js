@@ -2,7 +2,8 @@
 // view, with its bytes legend, and a note over the graph while a slow layout runs.
 //
 // Contract: createGraphPane({graphView, container, overlay, legend, layoutGraph, getState, restoreOverlay,
-// onLaidOut?, onDrawn?}) → {render(state), shownPlan()}. render lays out and draws present/collapse.js's
+// onLaidOut?, onDrawn?}) → {render(state), shownPlan(), shownDrawing()}; shownDrawing() → {vm, layout} of the
+// graph on screen (the view model drawn and the layout it was placed by; null before the first draw). render lays out and draws present/collapse.js's
 // drawnViewModel of state.graph/plan/expanded when the plan or the open groups changed since the last render
 // (the view is fitted only for a new plan); a newer render wins over an older one still laying out. A new plan
 // of the same graph text that groups the ops as the one on screen does (a size slider moved and the grouping
@@ -36,6 +37,7 @@ export function createGraphPane({
   let last = null; // {plan, expanded, text, grouping, drawn} of the latest drawing
   let shown = { selection: undefined, compare: null };
   let shownPlan = null; // the plan the graph on screen draws
+  let drawing = null; // {vm, layout} on screen
 
   function render(state) {
     if (!state.compare && shown.compare) {
@@ -64,6 +66,7 @@ export function createGraphPane({
       draw(state);
       return;
     }
+    drawing = { ...drawing, vm };
     renderHeatLegend(legend, vm.heat); // (the selection stays marked: render marks a new one at once)
     shownPlan = last.plan;
     document.body.dataset.planShown = String((Number(document.body.dataset.planShown) || 0) + 1);
@@ -109,10 +112,11 @@ export function createGraphPane({
     if (!(await graphView.render(vm, layout, { fit })) || mine !== seq) return; // a big graph draws over several frames
     last.drawn = true;
     shownPlan = last.plan;
+    drawing = { vm, layout };
     renderHeatLegend(legend, vm.heat);
     graphView.setSelection(getState().selection);
     onDrawn(performance.now() - t0);
     document.body.dataset.planShown = String((Number(document.body.dataset.planShown) || 0) + 1);
   }
-  return { render, shownPlan: () => shownPlan };
+  return { render, shownPlan: () => shownPlan, shownDrawing: () => drawing };
 }

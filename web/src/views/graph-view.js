@@ -1,7 +1,8 @@
 // graph-view.js — the op graph on screen (Cytoscape.js): clusters per fusion group, edit gestures.
 //
 // Contract: createGraphView(container, handlers) → {render, setSelection, setMatches, setConnectMode,
-// setEditable, setColorBy, fit, center, centerGroup, png, screenPosition}. A collapsed group (collapse.js) is
+// setEditable, setColorBy, fit, refreshTheme, center, centerGroup, png, drawnState, screenPosition}. Colours are the theme's
+// (theme/palette.js, as themeOf(container) says when created and at refreshTheme()). A collapsed group (collapse.js) is
 // one box; selecting, finding, centring or locating an op inside it uses that box (vm.nodeOf), and an edge
 // merged into a collapsed group's edge selects that one. Clicking a collapsed box calls onSelect(group) and
 // onToggleGroup(k); double-clicking an open cluster calls onToggleGroup(k). Above LITE_ABOVE drawn nodes
@@ -31,31 +32,33 @@ import edgehandles from 'cytoscape-edgehandles';
 import { boxOf, nodeLines, edgeShape } from '../layout/layout-input.js';
 import { shortReason, isBlocked } from '../present/reasons.js';
 import { createBoxLabels } from './box-labels.js';
+import { GRAPH_COLORS, graphColors } from '../theme/palette.js';
+import { onThemeChange, themeOf } from '../theme/theme.js';
 
 cytoscape.use(edgehandles);
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
 const FONT_SIZE = 11;
 const LINE_HEIGHT = 1.35;
-const INK = '#1f2328';
 const LITE_FONT = 7; // a big graph's labels are not drawn below this size on screen (zoomed far out)
 
-const STYLE = [
+// The Cytoscape style in theme/palette.js's colours c (light or dark).
+const styleFor = (c) => [
   { selector: 'node[w]', style: { width: 'data(w)', height: 'data(h)' } },
   {
     selector: 'node',
     style: {
       shape: 'round-rectangle',
-      'background-color': '#ffffff',
+      'background-color': c.nodeFill,
       'border-width': 1.5,
-      'border-color': '#8c959f',
+      'border-color': c.nodeLine,
       label: 'data(text)',
       'text-wrap': 'wrap',
       'text-valign': 'center',
       'text-halign': 'center',
       'font-family': FONT,
       'font-size': FONT_SIZE,
-      color: INK,
+      color: c.ink,
       'line-height': LINE_HEIGHT,
     },
   },
@@ -63,24 +66,29 @@ const STYLE = [
   {
     selector: 'node.source',
     style: {
-      'background-color': '#eef1f4',
+      'background-color': c.sourceFill,
       'border-style': 'dashed',
-      'border-color': '#8c959f',
+      'border-color': c.nodeLine,
       'border-width': 1.5,
-      color: '#424a53',
+      color: c.sourceInk,
     },
   },
   {
     selector: 'node.barrier',
-    style: { 'background-color': '#3d4852', 'border-color': '#3d4852', color: '#ffffff', shape: 'rectangle' },
+    style: {
+      'background-color': c.barrierFill,
+      'border-color': c.barrierFill,
+      color: c.barrierInk,
+      shape: 'rectangle',
+    },
   },
-  { selector: 'node.unknown', style: { 'background-color': '#fdecea', 'border-color': '#c62828' } },
+  { selector: 'node.unknown', style: { 'background-color': c.unknownFill, 'border-color': c.unknownLine } },
   { selector: 'node.output', style: { 'border-style': 'double', 'border-width': 5 } },
-  { selector: 'node.barrier.output', style: { 'border-color': '#0d1117' } },
+  { selector: 'node.barrier.output', style: { 'border-color': c.barrierOutline } },
   {
     selector: 'node.recomputed',
     style: {
-      'underlay-color': '#8250df',
+      'underlay-color': c.halo,
       'underlay-opacity': 0.32,
       'underlay-padding': 5,
       'underlay-shape': 'round-rectangle',
@@ -102,7 +110,7 @@ const STYLE = [
       'text-margin-y': -3,
       'font-size': 11,
       'font-weight': 600,
-      color: '#1f2328',
+      color: c.ink,
       'text-wrap': 'none',
       padding: 10,
     },
@@ -111,8 +119,8 @@ const STYLE = [
     selector: 'edge',
     style: {
       width: 1.6,
-      'line-color': '#9aa5b1',
-      'target-arrow-color': '#9aa5b1',
+      'line-color': c.edge,
+      'target-arrow-color': c.edge,
       'target-arrow-shape': 'triangle',
       'curve-style': 'bezier',
       'arrow-scale': 0.9,
@@ -142,13 +150,13 @@ const STYLE = [
     selector: 'edge.blocked',
     style: {
       width: 2.4,
-      'line-color': '#d9480f',
-      'target-arrow-color': '#d9480f',
+      'line-color': c.blocked,
+      'target-arrow-color': c.blocked,
       label: 'data(tag)',
       'font-size': 10,
       'font-family': FONT,
-      color: '#8a3300',
-      'text-background-color': '#fff',
+      color: c.tagInk,
+      'text-background-color': c.tagGround,
       'text-background-opacity': 0.9,
       'text-background-padding': 2,
       'text-rotation': 'autorotate',
@@ -160,21 +168,21 @@ const STYLE = [
       label: 'data(tag)',
       'font-size': 10,
       'font-family': FONT,
-      color: '#1f2328',
-      'text-background-color': '#fff',
+      color: c.ink,
+      'text-background-color': c.tagGround,
       'text-background-opacity': 0.9,
       'text-background-padding': 2,
     },
   },
-  { selector: '.selected', style: { 'overlay-color': '#0b63c5', 'overlay-opacity': 0.18, 'overlay-padding': 5 } },
+  { selector: '.selected', style: { 'overlay-color': c.select, 'overlay-opacity': 0.18, 'overlay-padding': 5 } },
   { selector: 'node.group.selected', style: { 'border-width': 3, 'background-opacity': 0.24, 'overlay-opacity': 0 } },
   { selector: 'edge.selected', style: { width: 4, 'overlay-opacity': 0.12 } },
-  { selector: '.match', style: { 'underlay-color': '#f5c400', 'underlay-opacity': 0.55, 'underlay-padding': 6 } },
+  { selector: '.match', style: { 'underlay-color': c.match, 'underlay-opacity': 0.55, 'underlay-padding': 6 } },
   { selector: '.faded', style: { opacity: 0.35 } },
   {
     selector: '.eh-handle',
     style: {
-      'background-color': '#0b63c5',
+      'background-color': c.select,
       width: 12,
       height: 12,
       shape: 'ellipse',
@@ -185,9 +193,9 @@ const STYLE = [
   },
   {
     selector: '.eh-ghost-edge, .eh-preview',
-    style: { 'line-color': '#0b63c5', 'target-arrow-color': '#0b63c5', 'line-style': 'solid', width: 2.5 },
+    style: { 'line-color': c.select, 'target-arrow-color': c.select, 'line-style': 'solid', width: 2.5 },
   },
-  { selector: '.eh-source, .eh-target', style: { 'overlay-color': '#0b63c5', 'overlay-opacity': 0.2 } },
+  { selector: '.eh-source, .eh-target', style: { 'overlay-color': c.select, 'overlay-opacity': 0.2 } },
   // A collapsed fusion group (collapse.js): one box in its kernel colour; a click opens it.
   {
     selector: 'node.collapsed',
@@ -212,7 +220,7 @@ const STYLE = [
     selector: 'edge.lite',
     style: { 'curve-style': 'straight', 'line-style': 'solid', 'arrow-scale': 0.7, 'min-zoomed-font-size': LITE_FONT },
   },
-  { selector: 'edge.lite.unfused', style: { 'line-color': '#c3cad2', 'target-arrow-color': '#c3cad2' } },
+  { selector: 'edge.lite.unfused', style: { 'line-color': c.edgeLite, 'target-arrow-color': c.edgeLite } },
 ];
 export const LITE_ABOVE = 600; // drawn nodes
 export const CHUNK = 3000; // elements added per frame when drawing a big graph
@@ -272,7 +280,7 @@ function toElements(vm, { positions, routes }) {
         target: e.target,
         producer: e.producer,
         consumer: e.consumer,
-        color: e.color ?? '#4e79a7',
+        color: e.color ?? GRAPH_COLORS.light.kernel,
         tag: e.fused ? 'fused' : shortReason(e.reason),
         ...(shape ? { se: shape.sourceEndpoint, te: shape.targetEndpoint } : {}),
         ...(shape?.weights.length ? { sw: shape.weights, sd: shape.distances } : {}),
@@ -349,9 +357,10 @@ function refresh(e, el, keys = UPDATED) {
 const nextFrame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
 
 export function createGraphView(container, { onSelect, onConnect, onHoverEdge, onHoverGroup, onToggleGroup }) {
+  let colors = graphColors(themeOf(container)); // the theme's colours (theme/palette.js)
   const cy = cytoscape({
     container,
-    style: STYLE,
+    style: styleFor(colors),
     minZoom: 0.05,
     maxZoom: 3,
     boxSelectionEnabled: false,
@@ -385,7 +394,7 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
     font: FONT,
     size: FONT_SIZE,
     weight: 600,
-    color: INK,
+    color: () => colors.ink,
     lineHeight: LINE_HEIGHT,
     minZoomedSize: () => (lite ? LITE_FONT : 0),
   });
@@ -415,6 +424,17 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
           .map((n) => ({ ...n.position(), w: n.data('w'), h: n.data('h'), child: n.isChild() })),
       ),
     );
+
+  // Repaints in the theme now in force where the graph is drawn (theme/theme.js's themeOf); the page's theme
+  // switch (applyTheme on the document's root) calls it.
+  const refreshTheme = () => {
+    const now = graphColors(themeOf(container));
+    if (now === colors) return;
+    colors = now;
+    cy.style(styleFor(colors));
+    boxLabels.restyle();
+  };
+  onThemeChange(document.documentElement, refreshTheme);
 
   cy.on('ehcomplete', (evt, source, target, added) => {
     added.remove();
@@ -542,6 +562,7 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
       });
     },
     fit: fitView,
+    refreshTheme,
     center(op) {
       const n = drawnOf(op);
       if (n.nonempty()) cy.animate({ center: { eles: n }, zoom: Math.max(cy.zoom(), 0.9) }, { duration: 250 });
@@ -561,10 +582,22 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
         boxes.addClass('print');
       });
       boxes.boundingBox({ useCache: false }); // measures the labels now: png() draws from those measures
-      const blob = cy.png({ full: true, scale: 2, bg: '#ffffff', output: 'blob' });
+      const blob = cy.png({ full: true, scale: 2, bg: colors.ground, output: 'blob' });
       boxes.removeClass('print');
       boxes.boundingBox({ useCache: false });
       return blob;
+    },
+    // What an export redraws (svg/svg-export.js): each drawn op box's centre by node id (as dragged), the part
+    // of the graph in view {x0, y0, x1, y1} (graph coordinates) and the colouring.
+    drawnState() {
+      const positions = {};
+      cy.nodes()
+        .filter((n) => !n.isParent())
+        .forEach((n) => {
+          positions[n.id()] = { ...n.position() };
+        });
+      const e = cy.extent();
+      return { positions, viewport: { x0: e.x1, y0: e.y1, x1: e.x2, y1: e.y2 }, colorBy };
     },
     // Where op i is drawn, in page coordinates (for pointer-driven tests and tooltips).
     screenPosition(op) {

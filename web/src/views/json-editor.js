@@ -4,6 +4,7 @@
 // Contract: createJsonEditor(parent, {schema, onChange}) → {setText, setDiagnostics, setReadOnly, focus,
 // hasFocus, view}. onChange(text) fires on every edit by the person (not on setText). setDiagnostics takes
 // diagnostics.js output; the editor never validates by itself (the planner is the one source of errors).
+// Its colours are the page's (styles.css: --cm-* for the JSON tokens, in the light and the dark theme).
 // Browser-only; shown by tests/browser/page-editor.test.mjs.
 
 import { EditorView, basicSetup } from 'codemirror';
@@ -12,9 +13,20 @@ import { keymap } from '@codemirror/view';
 import { json } from '@codemirror/lang-json';
 import { autocompletion } from '@codemirror/autocomplete';
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
 import { schemaCompletions } from '../graph/schema-complete.js';
 
 const external = Annotation.define();
+
+// JSON's tokens in the page's theme colours (CSS custom properties, so a theme switch needs no reconfiguring).
+const themed = HighlightStyle.define([
+  { tag: tags.propertyName, color: 'var(--cm-key)' },
+  { tag: tags.string, color: 'var(--cm-string)' },
+  { tag: tags.number, color: 'var(--cm-number)' },
+  { tag: [tags.bool, tags.null, tags.keyword], color: 'var(--cm-keyword)' },
+  { tag: [tags.punctuation, tags.separator, tags.brace, tags.squareBracket], color: 'var(--cm-punct)' },
+]);
 
 export function createJsonEditor(parent, { schema, onChange }) {
   const readOnly = new Compartment();
@@ -27,6 +39,7 @@ export function createJsonEditor(parent, { schema, onChange }) {
       extensions: [
         basicSetup,
         json(),
+        syntaxHighlighting(themed),
         autocompletion({ override: [(ctx) => schemaCompletions(ctx.state.doc.toString(), ctx.pos, schema)] }),
         lintGutter(),
         EditorView.lineWrapping,

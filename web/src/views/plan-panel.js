@@ -192,7 +192,7 @@ export function createPlanPanel({ onSelect, hardwareLabel = (name) => name }) {
           h(
             'td',
             { title: g.source ? 'a source: already in memory, no kernel' : `kernel ${g.id}` },
-            h('span', { class: 'chip', style: { background: color ?? '#fff' } }),
+            h('span', { class: 'chip', style: { background: color ?? 'var(--node-fill)' } }),
             g.id,
           ),
           h(

@@ -67,7 +67,7 @@ export function createSavingsPanel({ onSelect }) {
             tabindex: 0,
             class: selected ? 'selected' : '',
             'data-group': r.group,
-            'aria-selected': String(selected),
+            'aria-current': selected ? 'true' : null,
             title:
               `kernel ${r.group}: ${exactBytes(r.unfused)} unfused → ${exactBytes(r.fused)} fused` +
               (hasNames(g.bytes_read_formula) || hasNames(g.bytes_written_formula)
@@ -82,7 +82,7 @@ export function createSavingsPanel({ onSelect }) {
               }
             },
           },
-          h('span', { class: 'chip', style: { background: colour.get(r.group) ?? '#fff' } }),
+          h('span', { class: 'chip', style: { background: colour.get(r.group) ?? 'var(--node-fill)' } }),
           h(
             'span',
             { class: 'saving-name' },

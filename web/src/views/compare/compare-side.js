@@ -90,7 +90,7 @@ function kernelList(graph, plan, vm) {
     h(
       'li',
       { 'data-group': g.id },
-      h('span', { class: 'chip', style: { background: g.color ?? '#fff' } }),
+      h('span', { class: 'chip', style: { background: g.color ?? 'var(--node-fill)' } }),
       h('strong', {}, `k${g.id}`),
       ' ',
       g.label ? h('span', { class: 'pattern' }, g.label) : null,
