@@ -140,6 +140,25 @@ test(
     );
     await page.waitForFunction(() => /compare=search/.test(location.hash));
     await shot(page, 'search-compare');
+
+    // A planner that explains its choices (search.differences, docs/design.md §17): the list shows each why, and
+    // how many it left out. The answer is handed to the page as the search worker would.
+    const why = 'merging scale into scaled first put the matmul score between scaled and out';
+    const shown = await page.evaluate((w) => {
+      const { store } = window.fusionPlayground;
+      const s = store.getState();
+      const { text, options, optimal: budget } = s;
+      const result = structuredClone(s.search.result);
+      result.search.differences = [{ producer: 2, consumer: 4, greedy: 'fused', optimal: 'cut', why: w }];
+      result.search.differences_total = 2;
+      store.dispatch({ type: 'search-started', text, options, budget, started: performance.now() });
+      store.dispatch({ type: 'search-result', text, options, budget, result, ms: 5 });
+      return [...document.querySelectorAll('[data-testid="search-diff"] > li')].map((li) => li.textContent);
+    }, why);
+    assert.equal(shown.length, 2);
+    assert.equal(shown[0], `scale → scaledGreedy: fused · optimal: not fused${why}`);
+    assert.equal(shown[1], '… and 1 more edge decided differently.');
+    await shot(page, 'search-compare-why');
     assert.deepEqual(page.problems, []);
     await page.context().close();
   },

@@ -319,4 +319,5 @@ test('greedy vs optimal in the compare view turns Optimal on; bad budgets are bu
   assert.equal(restored.optimal, 2_000_000);
   assert.equal(restored.compare, 'search');
   assert.equal(run([{ type: 'restore', state: { example: 'a', options: OPTS } }], s).optimal, null);
+  assert.equal(run([{ type: 'set-optimal', value: false }], s).compare, null, 'Optimal off closes greedy vs optimal');
 });

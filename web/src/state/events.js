@@ -158,12 +158,14 @@ export function isSearchCurrent(state) {
 // Whether the plan on screen is the search's plan (so turning Optimal off puts the greedy one back).
 export const searchShown = (state) => state.search?.status === 'done' && state.plan === state.search.result;
 
-// The Optimal switch set: off puts the greedy plan back and drops the search (the watcher stops a running one).
+// The Optimal switch set: off puts the greedy plan back, drops the search (the watcher stops a running one) and
+// closes greedy vs optimal in the compare view.
 function setOptimal(state, value) {
   const optimal = optimalValue(state, value);
   if (optimal === state.optimal) return state;
   const plan = searchShown(state) ? state.search.greedy : state.plan;
-  return { ...state, optimal, plan, search: null };
+  const compare = optimal === null && state.compare === 'search' ? null : state.compare;
+  return { ...state, optimal, plan, search: null, compare };
 }
 
 // The search worker's answer, when it answers the search running for the current state.

@@ -243,7 +243,7 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
           left: s.greedy,
           right: s.result,
           pair: [strategy, strategy],
-          blurbs: { left: 'the greedy order decides each edge once (docs/design.md §6)', right: cert },
+          blurbs: { left: 'each edge decided once, in order', right: cert },
         },
       };
     }

@@ -69,8 +69,10 @@ export function createSearchDiffList({ onPick }) {
 
   function render(graph, { rows, total, explained }, sel) {
     const items = rows.map((row) => item(graph, row, sel));
-    if (total > rows.length)
-      items.push(h('li', { class: 'same' }, `… and ${total - rows.length} more edges decided differently.`));
+    if (total > rows.length) {
+      const more = total - rows.length;
+      items.push(h('li', { class: 'same' }, `… and ${more} more edge${more === 1 ? '' : 's'} decided differently.`));
+    }
     if (!rows.length) items.push(h('li', { class: 'same' }, 'Greedy and optimal decide every edge the same way.'));
     else if (!explained)
       items.push(
