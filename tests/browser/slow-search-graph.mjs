@@ -4,17 +4,7 @@
 // of seconds in WASM (measured: 5,000,000 nodes in about 13 s under Node), which is what a cancel test needs;
 // the node budget, not a clock, makes it slow, so it is slow on every machine. page-search.test.mjs uses it.
 
-// mulberry32, a small seeded PRNG.
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../wasm/random-graph.mjs';
 
 export function slowSearchGraph(seed = 1, n = 60) {
   const r = prng(seed);

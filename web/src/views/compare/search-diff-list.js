@@ -14,6 +14,7 @@
 import { h } from '../dom.js';
 import { opLabel } from '../../graph/graph-text.js';
 import { explainReason } from '../../present/reasons.js';
+import { listKeys } from './compare-diff-list.js';
 
 const WORD = { fused: 'fused', cut: 'not fused' };
 
@@ -28,17 +29,6 @@ function cutWords(graph, row) {
 export function createSearchDiffList({ onPick }) {
   const el = h('ul', { class: 'reasons compare-diff search-diff', 'data-testid': 'search-diff', hidden: true });
 
-  function keys(e, pick) {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      pick();
-    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      const items = [...el.querySelectorAll('li[data-edge]')];
-      items[items.indexOf(e.currentTarget) + (e.key === 'ArrowDown' ? 1 : -1)]?.focus();
-    }
-  }
-
   function item(graph, row, sel) {
     const { producer, consumer } = row;
     const selected = sel?.kind === 'edge' && sel.id.producer === producer && sel.id.consumer === consumer;
@@ -51,7 +41,7 @@ export function createSearchDiffList({ onPick }) {
         'data-edge': `${producer}-${consumer}`,
         'aria-selected': String(selected),
         onclick: pick,
-        onkeydown: (e) => keys(e, pick),
+        onkeydown: (e) => listKeys(e, el, pick),
       },
       h('code', {}, opLabel(graph, producer)),
       ' → ',

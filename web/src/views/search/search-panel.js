@@ -74,7 +74,7 @@ export function createSearchPanel({ dispatch, strategy, pane }) {
     box,
     ' Optimal',
   );
-  strategy.closest('label')?.after(label);
+  (strategy.closest('label') ?? strategy).after(label);
 
   const $ = {
     line: h('p', { class: 'search-line', 'data-testid': 'search-status', role: 'status', 'aria-live': 'polite' }),
