@@ -186,6 +186,13 @@ test(
       /^\d+\.\d s$/.test(document.querySelector('[data-testid="search-clock"]').textContent),
     );
     await shot(page, 'search-running');
+    // The planner worker answers greedy plans while the search runs on its own worker.
+    const meanwhile = await page.evaluate(async (t) => {
+      const { planner, store } = window.fusionPlayground;
+      const result = await planner.plan(t, { broadcast: true, resident_sources: false });
+      return { bytes: result.bytes_fused, status: store.getState().search.status };
+    }, TRAP);
+    assert.deepEqual(meanwhile, { bytes: fusion.plan(TRAP).bytes_fused, status: 'running' });
     // The planner worker still answers greedy plans meanwhile: a new option is planned (and the search restarts).
     const drawn = await waitForPlan(page);
     await page.getByTestId('opt-resident').check();
