@@ -243,6 +243,9 @@ test('the pickers are labelled and work from the keyboard', { timeout: 60_000 },
   await page.keyboard.press('ArrowDown');
   await waitForPlan(page, n + 1);
   assert.equal(await page.evaluate(() => window.fusionPlayground.store.getState().options.strategy), 'xla');
+  // Next come the Optimal switch (plan search, right after the strategy it searches) and the hardware picker.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'opt-optimal');
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'opt-hardware');
   await page.context().close();
