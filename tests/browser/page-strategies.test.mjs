@@ -245,7 +245,10 @@ test('the pickers are labelled and work from the keyboard', { timeout: 60_000 },
   await page.keyboard.press('ArrowDown');
   await waitForPlan(page, n + 1);
   assert.equal(await page.evaluate(() => window.fusionPlayground.store.getState().options.strategy), 'xla');
-  // Next comes the Options menu: Enter opens it, and Tab reaches the Hardware picker inside.
+  // Next come the Optimal switch (plan search, right after the strategy it searches) and the Options menu: Enter
+  // opens it, and Tab reaches the Hardware picker inside.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'opt-optimal');
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.parentElement.id), 'options-menu');
   await page.keyboard.press('Enter');

@@ -19,8 +19,9 @@ const BARRIERS = [
 const DTYPES = ['f32', 'f16', 'bf16', 'f64', 'i8', 'i32', 'i64', 'bool'];
 const DIMS = [1, 2, 3, 4, 8, 16, 64, 128, 768, 1024];
 
-// mulberry32: a small, well-mixed 32-bit PRNG; returns floats in [0, 1).
-function prng(seed) {
+// mulberry32: a small, well-mixed 32-bit PRNG; returns floats in [0, 1). Also used by
+// tests/browser/slow-search-graph.mjs.
+export function prng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

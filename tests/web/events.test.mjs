@@ -1,7 +1,15 @@
 // events.test.mjs — the state owner: typed events, undo/redo, stale plans ignored, last valid plan kept.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { initialState, reduce, isStale, isCompareStale, compareErrorNow } from '../../web/src/state/events.js';
+import {
+  initialState,
+  reduce,
+  isStale,
+  isCompareStale,
+  compareErrorNow,
+  isSearchCurrent,
+  searchShown,
+} from '../../web/src/state/events.js';
 import { createStore } from '../../web/src/state/store.js';
 
 const A = '{"ops": [\n  {"name": "x", "kind": "input", "shape": [4], "dtype": "f32"}\n]}\n';
@@ -223,4 +231,93 @@ test('expanding groups is view state: one group or all, never a bad group id', (
   assert.equal(run([{ type: 'expand', group: 0, open: false }], s), s, 'closing a closed group changes nothing');
   assert.deepEqual(run([{ type: 'expand', group: 'all', open: true }], s).expanded, { all: true, except: [], ops: 1 });
   assert.throws(() => run([{ type: 'expand', group: 'g0', open: true }], s), /bad group/);
+});
+
+// Plan search (docs/design.md §17): the greedy plan stays while the search runs, the searched plan replaces it,
+// and turning Optimal off, cancelling or a refusal leave the greedy plan shown.
+const SEARCHED = { ...PLAN, bytes_fused: 8, search: { mode: 'optimal', status: 'optimal', gap: 0 } };
+const REFUSED = {
+  ok: false,
+  error: { code: 'invalid_options', message: 'search is available for seed so far', path: '/search/mode' },
+};
+const planned = () =>
+  run([
+    { type: 'load-example', id: 'a' },
+    { type: 'plan-result', text: A, options: OPTS, result: PLAN },
+  ]);
+const started = (s, budget = 200_000) =>
+  run([{ type: 'search-started', text: A, options: OPTS, budget, started: 5 }], s);
+
+test('Optimal on: the search starts from the greedy plan, which stays shown until the searched plan replaces it', () => {
+  let s = run([{ type: 'set-optimal', value: true }], planned());
+  assert.equal(s.optimal, 200_000, 'the default budget');
+  assert.equal(isSearchCurrent(s), false, 'nothing asked yet');
+  s = started(s);
+  assert.equal(s.search.status, 'running');
+  assert.equal(s.search.started, 5);
+  assert.equal(s.plan, PLAN, 'the greedy plan stays shown');
+  assert.equal(isSearchCurrent(s), true);
+  s = run([{ type: 'search-result', text: A, options: OPTS, budget: 200_000, result: SEARCHED, ms: 38 }], s);
+  assert.equal(s.search.status, 'done');
+  assert.equal(s.search.ms, 38);
+  assert.equal(s.plan, SEARCHED);
+  assert.equal(s.search.greedy, PLAN);
+  assert.equal(searchShown(s), true);
+  // The same greedy answer again (the plan watcher re-asked) keeps the searched plan shown.
+  const again = { ...PLAN };
+  s = run([{ type: 'plan-result', text: A, options: OPTS, result: again }], s);
+  assert.equal(s.plan, SEARCHED);
+  assert.equal(s.search.greedy, again);
+  // Off: the greedy plan is back and the search is dropped.
+  s = run([{ type: 'set-optimal', value: false }], s);
+  assert.equal(s.optimal, null);
+  assert.equal(s.plan, again);
+  assert.equal(s.search, null);
+});
+
+test('a search answer for another text, options or budget is dropped; a stale state does not start one', () => {
+  const s = started(run([{ type: 'set-optimal', value: 2_000_000 }], planned()), 2_000_000);
+  for (const other of [
+    { text: 'other', options: OPTS, budget: 2_000_000 },
+    { text: A, options: { ...OPTS, broadcast: false }, budget: 2_000_000 },
+    { text: A, options: OPTS, budget: 200_000 },
+  ])
+    assert.equal(run([{ type: 'search-result', ...other, result: SEARCHED, ms: 1 }], s), s);
+  const typing = run([{ type: 'set-text', text: `${A} ` }], run([{ type: 'set-optimal', value: true }], planned()));
+  assert.equal(run([{ type: 'search-started', text: `${A} `, options: OPTS, budget: 200_000 }], typing), typing);
+});
+
+test('cancelling or a refusal keeps the greedy plan and says why; search again drops the record', () => {
+  const running = started(run([{ type: 'set-optimal', value: true }], planned()));
+  const cancelled = run([{ type: 'search-cancel' }], running);
+  assert.equal(cancelled.search.status, 'cancelled');
+  assert.equal(cancelled.plan, PLAN);
+  assert.equal(run([{ type: 'search-retry' }], cancelled).search, null);
+  assert.equal(run([{ type: 'search-cancel' }], cancelled), cancelled, 'only a running search is cancelled');
+  const refused = run(
+    [{ type: 'search-result', text: A, options: OPTS, budget: 200_000, result: REFUSED, ms: 0 }],
+    running,
+  );
+  assert.equal(refused.search.status, 'error');
+  assert.equal(refused.search.message, 'search is available for seed so far');
+  assert.equal(refused.search.path, '/search/mode');
+  assert.equal(refused.plan, PLAN);
+});
+
+test('greedy vs optimal in the compare view turns Optimal on; bad budgets are bugs', () => {
+  const s = run([{ type: 'set-compare', pair: 'search' }], planned());
+  assert.equal(s.compare, 'search');
+  assert.equal(s.optimal, 200_000);
+  assert.equal(isCompareStale({ ...s, compare: ['xla', 'tvm'] }), true);
+  assert.throws(() => run([{ type: 'set-optimal', value: 0 }]), /bad search budget/);
+  assert.throws(() => run([{ type: 'set-compare', pair: 'greedy' }]), /bad compare pair/);
+  // A restored link or draft sets the switch (or leaves it off).
+  const restored = run(
+    [{ type: 'restore', state: { example: 'a', options: OPTS, optimal: 2_000_000, compare: 'search' } }],
+    s,
+  );
+  assert.equal(restored.optimal, 2_000_000);
+  assert.equal(restored.compare, 'search');
+  assert.equal(run([{ type: 'restore', state: { example: 'a', options: OPTS } }], s).optimal, null);
+  assert.equal(run([{ type: 'set-optimal', value: false }], s).compare, null, 'Optimal off closes greedy vs optimal');
 });

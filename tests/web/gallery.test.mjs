@@ -101,3 +101,16 @@ test('transformer MLP, attention and ResNet fuse their elementwise runs between 
     ['bn2_add', 'bn2_mul', 'out', 'skip'],
   ]);
 });
+
+test('the greedy trap: greedy fuses scale into scaled; the optimal plan fuses scaled with out and moves fewer bytes', () => {
+  const greedy = planOf('greedy-trap');
+  assert.deepEqual(greedy.multi, [['scale', 'scaled']]);
+  assert.equal(greedy.edge('scaled', 'out').reason, 'cycle');
+  const optimal = planOf('greedy-trap', { search: 'optimal' });
+  assert.deepEqual(optimal.multi, [['out', 'scaled']]);
+  assert.equal(optimal.edge('scale', 'scaled').reason, 'cycle');
+  assert.equal(optimal.plan.search.status, 'optimal');
+  assert.ok(optimal.plan.bytes_fused < greedy.plan.bytes_fused);
+  assert.equal(optimal.plan.search.greedy_bytes_fused, greedy.plan.bytes_fused);
+  assert.equal(findExample('greedy-trap').optimal, true, 'it opens with the Optimal switch on');
+});

@@ -169,3 +169,45 @@ test('ill-formed strategy, hardware and compare settings make a damaged link, no
   assert.equal(decodeState(bad({ e: 'diamond', c: ['xla'] })).kind, 'error');
   assert.equal(decodeState(bad({ e: 'diamond', o: { h: '../x' } })).kind, 'error');
 });
+
+test('the Optimal switch and its budget ride in readable and packed links', () => {
+  const at = (optimal, compare) => ({
+    example: 'greedy-trap',
+    options: DEFAULT_OPTIONS,
+    optimal,
+    ...(compare ? { compare } : {}),
+  });
+  assert.equal(encodeState({ ...at(200_000), text: 'T' }, 'T'), 'example=greedy-trap&optimal');
+  assert.equal(
+    encodeState({ ...at(2_000_000, 'search'), text: 'T' }, 'T'),
+    'example=greedy-trap&compare=search&optimal=2000000',
+  );
+  assert.deepEqual(decodeState('#example=greedy-trap&optimal'), { kind: 'state', state: at(200_000) });
+  assert.deepEqual(decodeState('#example=greedy-trap&compare=search&optimal=2000000'), {
+    kind: 'state',
+    state: at(2_000_000, 'search'),
+  });
+  const packed = { ...at(20_000_000, 'search'), text: 'X' };
+  assert.deepEqual(decodeState(encodeState(packed, 'T')), { kind: 'state', state: packed });
+  assert.equal(encodeState({ ...at(null), text: 'T' }, 'T'), 'example=greedy-trap', 'off: nothing in the link');
+});
+
+test('golden links with the Optimal switch keep opening the same state', () => {
+  assert.deepEqual(decodeState('state=1.N4IgpiBcIIYgNCALlEBXBIDGqDOYYAnLAC0wAcoAmABjvoF8g'), {
+    kind: 'state',
+    state: { example: 'a', text: 'u', options: DEFAULT_OPTIONS, compare: 'search', optimal: 2_000_000 },
+  });
+});
+
+test('ill-formed Optimal settings make a damaged link', () => {
+  for (const hash of [
+    '#example=x&optimal=0',
+    '#example=x&optimal=abc',
+    '#example=x&optimal=2000000000',
+    '#example=x&optimal=1.5',
+  ])
+    assert.match(decodeState(hash).message, /not a valid optimal setting/, hash);
+  const bad = (o) => `state=1.${LZString.compressToEncodedURIComponent(JSON.stringify(o))}`;
+  for (const p of [0, -1, 1.5, '200000', true, 2e9])
+    assert.equal(decodeState(bad({ e: 'x', p })).kind, 'error', String(p));
+});

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, test } from 'node:test';
 import { createImporter } from '../../web/src/import/import-client.js';
 import { createPlanOnlyPlanner } from '../../web/src/planner/plan-only-client.js';
 import { createPlanner } from '../../web/src/planner/planner-client.js';
+import { createSearcher } from '../../web/src/planner/search-client.js';
 import { createLinkEncoder, OFF_THREAD_ABOVE } from '../../web/src/share/link-encoder.js';
 import { encodeState } from '../../web/src/share/url-state.js';
 import { FakeWorker } from './fake-worker.mjs';
@@ -162,4 +163,38 @@ test('when the link worker answers with an error or stops, the link is encoded o
   assert.equal(await second, encodeState(big));
   assert.equal(await encoder.encode(big), encodeState(big));
   assert.equal(started.length, 1, 'no worker is started again');
+});
+
+test('the searcher runs each search on its own worker; cancel ends that worker and the next search starts a fresh one', async () => {
+  const searcher = createSearcher({ startWorker: () => new FakeWorker('search'), loadModule: () => assert.fail() });
+  const first = searcher.search('T', { search: { mode: 'optimal', budget_nodes: 5 } });
+  const [w1] = FakeWorker.started;
+  assert.deepEqual(w1.posted[0].data, { text: 'T', options: { search: { mode: 'optimal', budget_nodes: 5 } }, id: 1 });
+  w1.reply({ id: 1, resultText: '{"ok":true,"bytes_fused":8}', ms: 38 });
+  assert.deepEqual(await first, { result: { ok: true, bytes_fused: 8 }, ms: 38 });
+  const second = searcher.search('T', {});
+  searcher.cancel();
+  assert.equal(w1.terminated, true);
+  assert.deepEqual(await second, { cancelled: true, reason: 'search cancelled' });
+  const third = searcher.search('U', {});
+  assert.equal(FakeWorker.started.length, 2, 'a fresh worker');
+  FakeWorker.started[1].reply({ id: 3, resultText: '{"ok":false,"error":{"code":"invalid_options"}}', ms: 0 });
+  assert.equal((await third).result.error.code, 'invalid_options');
+  assert.equal(searcher.where(), 'worker');
+});
+
+test('without workers the searcher runs on the main thread and times the call there', async () => {
+  const calls = [];
+  const module = { planText: (text, options) => (calls.push([text, options]), '{"ok":true}') };
+  const searcher = createSearcher({
+    startWorker: () => {
+      throw new Error('no workers here');
+    },
+    loadModule: async () => module,
+  });
+  const answer = await searcher.search('T', { search: 'optimal' });
+  assert.deepEqual(answer.result, { ok: true });
+  assert.equal(typeof answer.ms, 'number');
+  assert.deepEqual(calls, [['T', { search: 'optimal' }]]);
+  assert.equal(searcher.where(), 'main');
 });

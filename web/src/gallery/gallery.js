@@ -2,7 +2,8 @@
 //
 // Contract: each entry names a graph file under examples/ (graph JSON of docs/design.md §2): exampleFile(entry)
 // → `file` when given (the PyTorch models in examples/models/, written by tools/make_gallery.py), else
-// '<id>.json'. Ids are unique across both folders. Pure data: it loads no files (examples-data.js does that in
+// '<id>.json'. Ids are unique across both folders. `optimal: true` opens the example with the Optimal switch on
+// (its link adds '&optimal': plan search, docs/design.md §17). Pure data: it loads no files (examples-data.js does that in
 // the page; tests read the files with fs) and holds no numbers (the planner computes them when an example
 // opens). DEFAULT_EXAMPLE is what a fresh page and a damaged link show. Shown by tests/web/gallery.test.mjs.
 
@@ -39,6 +40,14 @@ export const GALLERY = [
     id: 'resnet-basic-block',
     title: 'ResNet basic block',
     blurb: 'conv, batch-norm as scale/shift, ReLU and the residual add.',
+  },
+  {
+    id: 'greedy-trap',
+    title: 'Greedy trap: a small op fused too early',
+    optimal: true,
+    blurb:
+      'Greedy fuses the exp into its first reader, which then cannot join the final add (the matmul would sit ' +
+      'inside that kernel), so a big tensor goes to memory and back. Optimal search cuts the cheap edge instead.',
   },
   {
     id: 'resnet18',

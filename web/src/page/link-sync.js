@@ -1,11 +1,11 @@
 // link-sync.js — the address bar and the saved draft follow the state; a link opened or changed becomes state.
 //
 // Contract: createLinkSync({store, dispatch, examples, mode}) subscribes at once: after a change of the text,
-// options, example or compare pair (300 ms debounce) the URL hash becomes share/url-state.js's link for the
+// options, example, compare pair or Optimal switch (300 ms debounce) the URL hash becomes share/url-state.js's link for the
 // state (encoded off the main thread for a big graph, share/link-encoder.js; written with replaceState, so
 // no history entry) and, outside an embed, the draft is saved (state/drafts.js). A graph of more than
 // MAX_LINK_TEXT characters is neither linked nor saved; a notice says so once. A hash changed by the person
-// (hashchange) is opened: an example link loads that example (and its strategy, hardware, compare pair and sizes),
+// (hashchange) is opened: an example link loads that example (and its strategy, hardware, compare pair, sizes and Optimal switch),
 // a state link restores it, a damaged one shows its message and the default example. Returns {openFirst()},
 // which opens what the page was loaded with: the link, else (outside an embed) the draft, else the default
 // example; a link naming an unknown example says so and opens the default. Browser-only; shown by
@@ -47,8 +47,8 @@ export function createLinkSync({ store, dispatch, examples, mode }) {
   }
 
   store.subscribe((s, prev) => {
-    if (s.text !== prev.text || s.options !== prev.options || s.example !== prev.example || s.compare !== prev.compare)
-      writeLink(s);
+    const changed = ['text', 'options', 'example', 'compare', 'optimal'].some((k) => s[k] !== prev[k]);
+    if (changed) writeLink(s);
   });
 
   window.addEventListener('hashchange', () => {
@@ -64,6 +64,7 @@ export function createLinkSync({ store, dispatch, examples, mode }) {
       for (const key of ['strategy', 'hardware'])
         if (s.options[key]) dispatch({ type: 'set-option', key, value: s.options[key] });
       for (const [name, value] of Object.entries(s.options.dims ?? {})) dispatch({ type: 'set-dim', name, value });
+      if (s.optimal) dispatch({ type: 'set-optimal', value: s.optimal });
       if (s.compare) dispatch({ type: 'set-compare', pair: s.compare });
     }
   });

@@ -13,8 +13,10 @@ import { installFileOpen } from '../import/file-open.js';
 import { layoutGraph } from '../layout/layout.js';
 import { watchCompare } from '../planner/compare-planner.js';
 import { createPlanner } from '../planner/planner-client.js';
+import { createSearcher } from '../planner/search-client.js';
 import { catalogFrom, labelOf } from '../planner/strategy-catalog.js';
 import { watchPlan } from '../planner/watch-plan.js';
+import { watchSearch } from '../planner/watch-search.js';
 import { watchSweep } from '../planner/watch-sweep.js';
 import { scaleMax } from '../present/size-scale.js';
 import { parseMode } from '../share/url-state.js';
@@ -29,6 +31,7 @@ import { createPageChrome, showPageMode } from '../views/page-chrome.js';
 import { createPlanPanel } from '../views/plan-panel.js';
 import { createNumericsPanel } from '../views/numerics-panel.js';
 import { createSavingsPanel } from '../views/savings-panel.js';
+import { createSearchPanel } from '../views/search/search-panel.js';
 import { createSelectionPanel } from '../views/selection-panel.js';
 import { createSizesPanel } from '../views/sizes-panel.js';
 import { createSweepPanel } from '../views/sweep-panel.js';
@@ -85,6 +88,14 @@ const graphView = createGraphView($('graph'), {
 });
 graphView.setEditable(editable);
 const picker = createStrategyPicker({ strategy: $('opt-strategy'), hardware: $('opt-hardware'), dispatch });
+// The Optimal switch beside the strategy picker and the plan search's panel above the plan's numbers; the
+// search runs on a worker of its own (search-client.js), started on first use.
+const searchPanel = createSearchPanel({
+  dispatch,
+  strategy: $('opt-strategy'),
+  pane: $('plan-title').closest('.pane'),
+});
+const searcher = createSearcher();
 const planPanel = createPlanPanel({
   onSelect: select,
   hardwareLabel: (name) => labelOf(picker.catalog(), 'hardware', name),
@@ -124,6 +135,7 @@ const graphPane = createGraphPane({
 
 // ---- stage 3: effects ----
 if (compareView) watchCompare(store, planner);
+watchSearch(store, searcher);
 watchPlan(store, planner, { onEdit: timings.edited, onPlanned: timings.planned, onShown: timings.numbersShown });
 // The size chart's sweep runs over the range of that name's slider (size-scale.js), from 1.
 const sweepRange = (state, dim) => ({
@@ -135,6 +147,7 @@ const links = createLinkSync({ store, dispatch, examples: EXAMPLES, mode });
 store.subscribe((state) => {
   editor.setText(state.text);
   picker.render(state);
+  searchPanel.render(state);
   compareView?.render(state);
   graphPane.render(state);
   planPanel.render(state);
@@ -188,6 +201,7 @@ window.fusionPlayground = {
   gallery: GALLERY,
   graphView,
   planner,
+  searcher,
   screenPosition: (op) => graphView.screenPosition(op),
   graphPlan: () => graphPane.shownPlan(),
   imports: fileOpen.timings,

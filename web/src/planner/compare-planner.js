@@ -6,7 +6,7 @@
 // made by the WASM planner in its worker) after a short debounce while typing, and dispatches
 // {type:'compare-result', text, options, pair, results}. A request already made is not repeated; one runs at
 // a time and only the newest change waits meanwhile (latest-only.js: a size slider dragged); answers to older
-// requests are dropped by the reducer. Returns the unsubscribe function. Nothing is computed here.
+// requests are dropped by the reducer. The pair 'search' asks for nothing here. Returns the unsubscribe function. Nothing is computed here.
 // Shown by tests/browser/page-compare.test.mjs.
 
 import { createLatestOnly } from './latest-only.js';
@@ -23,8 +23,8 @@ export function watchCompare(store, planner, { debounceMs = 250 } = {}) {
     store.dispatch({ type: 'compare-result', text, options, pair, results });
   });
   return store.subscribe((state, prev, event) => {
-    if (!state.compare) {
-      requested = null;
+    if (!Array.isArray(state.compare)) {
+      requested = null; // closed, or 'search' (greedy vs optimal: the search's own plans, watch-search.js)
       return;
     }
     const { text, options, compare: pair } = state;

@@ -1,14 +1,16 @@
 // url-state.js — share links: the page state ⇄ the URL hash, versioned and compressed.
 //
 // Contract (pure, no DOM):
-//   encodeState({example, text, options, compare?}, exampleText) → hash string without '#':
+//   encodeState({example, text, options, compare?, optimal?}, exampleText) → hash string without '#':
 //     'example=<id>' when the text is the unmodified gallery example and the broadcast/resident options are
-//     the defaults (a readable link, followed by '&strategy=S', '&hardware=H', '&compare=A,B' and
-//     '&dims=N=8,seq=128' when those are set), else 'state=<version>.<lz-string payload>'. The payload stores
-//     only what differs from the defaults: e (example id), t (text, omitted when equal to exampleText), o
-//     (options that differ: b, r, s = strategy, h = hardware, d = the named dimensions' values, state/dims.js),
-//     c ([A, B], the compare view's two strategies, when it is open).
-//   decodeState(hash) → {kind:'empty'} | {kind:'state', state:{example, text?, options, compare?}}
+//     the defaults (a readable link, followed by '&strategy=S', '&hardware=H', '&compare=A,B' (or
+//     '&compare=search': greedy vs optimal), '&dims=N=8,seq=128' and '&optimal' (plan search with the default
+//     node budget) or '&optimal=N' (another budget) when those are set), else 'state=<version>.<lz-string
+//     payload>'. The payload stores only what differs from the defaults: e (example id), t (text, omitted when
+//     equal to exampleText), o (options that differ: b, r, s = strategy, h = hardware, d = the named
+//     dimensions' values, state/dims.js), c ([A, B], the compare view's two strategies, or 'search', when it is
+//     open), p (the Optimal switch's node budget, when it is on).
+//   decodeState(hash) → {kind:'empty'} | {kind:'state', state:{example, text?, options, compare?, optimal?}}
 //     | {kind:'error', message}. A damaged, truncated, foreign or oversized link (MAX_LINK_CHARS,
 //     MAX_LINK_TEXT) is an 'error' with a message for people, never an exception. Older versions are
 //     migrated forward by MIGRATIONS; a newer version is an error. options always has broadcast and
@@ -21,11 +23,19 @@
 // Old links are kept as golden tests in tests/web/url-state.test.mjs.
 
 import LZString from 'lz-string';
-import { DEFAULT_OPTIONS, DEFAULT_CHOICES, isChoiceName, isChoicePair as isPair } from '../state/options.js';
+import {
+  DEFAULT_OPTIONS,
+  DEFAULT_CHOICES,
+  DEFAULT_SEARCH_BUDGET,
+  isChoiceName,
+  isChoicePair,
+  isSearchBudget,
+} from '../state/options.js';
 import { formatDimsText, parseDimsText, readDims } from '../state/dims.js';
 
 export const STATE_VERSION = 1;
 const OPTION_KEYS = { b: 'broadcast', r: 'resident_sources' };
+const isPair = (v) => v === 'search' || isChoicePair(v);
 const CHOICE_KEYS = { s: 'strategy', h: 'hardware' };
 
 // MIGRATIONS[v] turns a version-v payload into a version-(v+1) payload. None yet: v1 is the first.
@@ -64,24 +74,26 @@ function changedOptions(options) {
 }
 
 // 'example=<id>' and the strategy, hardware and compare settings as readable parameters.
-function exampleLink(example, o, compare) {
+function exampleLink(example, o, compare, optimal) {
   const params = [`example=${encodeURIComponent(example)}`];
   if (o.s !== undefined) params.push(`strategy=${encodeURIComponent(o.s)}`);
   if (o.h !== undefined) params.push(`hardware=${encodeURIComponent(o.h)}`);
-  if (compare) params.push(`compare=${compare.map(encodeURIComponent).join(',')}`);
+  if (compare) params.push(`compare=${[compare].flat().map(encodeURIComponent).join(',')}`);
   if (o.d) params.push(`dims=${formatDimsText(o.d)}`);
+  if (optimal) params.push(optimal === DEFAULT_SEARCH_BUDGET ? 'optimal' : `optimal=${optimal}`);
   return params.join('&');
 }
 
-export function encodeState({ example, text, options, compare }, exampleText) {
+export function encodeState({ example, text, options, compare, optimal }, exampleText) {
   const o = changedOptions(options);
   const sameText = example && text === exampleText;
-  if (sameText && o.b === undefined && o.r === undefined) return exampleLink(example, o, compare);
+  if (sameText && o.b === undefined && o.r === undefined) return exampleLink(example, o, compare, optimal);
   const payload = {};
   if (example) payload.e = example;
   if (!sameText) payload.t = text;
   if (Object.keys(o).length) payload.o = o;
   if (compare) payload.c = compare;
+  if (optimal) payload.p = optimal;
   return `state=${STATE_VERSION}.${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
 }
 
@@ -104,6 +116,7 @@ function readPayload(payload) {
     options[key] = v;
   }
   if (payload.c !== undefined && !isPair(payload.c)) return null;
+  if (payload.p !== undefined && !isSearchBudget(payload.p)) return null;
   const dims = readDims(payload.o?.d);
   if (!dims) return null;
   if (Object.keys(dims).length) options.dims = dims;
@@ -111,11 +124,25 @@ function readPayload(payload) {
     example: payload.e ?? null,
     ...(payload.t !== undefined ? { text: payload.t } : {}),
     options,
-    ...(payload.c ? { compare: [...payload.c] } : {}),
+    ...(payload.c ? { compare: copyPair(payload.c) } : {}),
+    ...(payload.p ? { optimal: payload.p } : {}),
   };
 }
 
-// 'example=<id>&strategy=…&hardware=…&compare=A,B&dims=N=8,seq=128' → a state, or a damaged-link error.
+const copyPair = (pair) => (Array.isArray(pair) ? [...pair] : pair);
+
+// '&compare=' text as a pair: 'search' or [A, B].
+const readPair = (value) => (value === 'search' ? 'search' : value.split(','));
+
+// '&optimal' or '&optimal=N' as a node budget, or null when N is not a budget.
+const readBudget = (part, value) =>
+  part === 'optimal'
+    ? DEFAULT_SEARCH_BUDGET
+    : /^\d{1,10}$/.test(value) && isSearchBudget(Number(value))
+      ? Number(value)
+      : null;
+
+// 'example=<id>&strategy=…&hardware=…&compare=A,B&dims=N=8,seq=128&optimal' → a state, or a damaged-link error.
 function readExampleLink(h) {
   const [first, ...rest] = h.split('&');
   const id = decodeURIComponent(first.slice('example='.length));
@@ -125,12 +152,21 @@ function readExampleLink(h) {
     const cut = part.includes('=') ? part.indexOf('=') : part.length;
     const key = part.slice(0, cut);
     const value = decodeURIComponent(part.slice(cut + 1));
-    const known = ['strategy', 'hardware', 'compare', 'dims'].includes(key);
+    const known = ['strategy', 'hardware', 'compare', 'dims', 'optimal'].includes(key);
     if (!known) return damaged(`it has an unknown setting “${key.slice(0, 40)}”`);
     const dims = key === 'dims' ? parseDimsText(value).dims : null;
-    const valid = key === 'dims' ? !!dims : key === 'compare' ? isPair(value.split(',')) : isChoiceName(value);
+    const budget = key === 'optimal' ? readBudget(part, value) : null;
+    const valid =
+      key === 'dims'
+        ? !!dims
+        : key === 'compare'
+          ? isPair(readPair(value))
+          : key === 'optimal'
+            ? !!budget
+            : isChoiceName(value);
     if (!valid) return damaged(`“${value.slice(0, 40)}” is not a valid ${key} setting`);
-    if (key === 'compare') state.compare = value.split(',');
+    if (key === 'compare') state.compare = readPair(value);
+    else if (key === 'optimal') state.optimal = budget;
     else if (key === 'dims') Object.assign(state.options, Object.keys(dims).length ? { dims } : {});
     else state.options[key] = value;
   }

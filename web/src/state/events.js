@@ -15,7 +15,14 @@
 //   {type:'set-sweep-dim', dim}                         which name the size chart sweeps (null: the first)
 //   {type:'sweep-result', text, options, dim, to, result, overflow?}  the planner's sweep of dim from 1 to `to`
 //                                                       (planner/watch-sweep.js); kept when it is for the text
-//   {type:'set-compare', pair}                          open the compare view on [A, B] strategies, or null
+//   {type:'set-compare', pair}                          open the compare view on [A, B] strategies, on
+//                                                       'search' (greedy vs optimal; turns Optimal on), or null
+//   {type:'set-optimal', value}                         plan search (docs/design.md §17): false, true (the
+//                                                       budget chosen before, else the default) or a budget
+//   {type:'search-started', text, options, budget}      the search worker took the current plan's search
+//   {type:'search-result', text, options, budget, result, ms}  its answer and the time the worker measured
+//   {type:'search-cancel'}                              the person cancelled the running search
+//   {type:'search-retry'}                               search again after a cancel (the search is dropped)
 //   {type:'select', target}                             {kind:'op'|'group'|'edge', id} or null
 //   {type:'expand', group, open}                        open or close fusion group k (or 'all') in the graph
 //   {type:'set-color-by', value}                        colour ops by 'group' (kernel) or 'bytes' moved
@@ -25,7 +32,7 @@
 //   {type:'compare-result', text, options, pair, results} both plans of the compare view ([A's, B's])
 //   {type:'notice', level, message} | {type:'dismiss-notice'}
 // State: {example, text, options, graph, graphText, plan, error, planned, selection, colorBy, notice, past,
-// future, lastEvent, compare, compared, compareError, expanded, sweepDim, sweep}.
+// future, lastEvent, compare, compared, compareError, expanded, sweepDim, sweep, optimal, search}.
 // `graph`/`plan` are the last graph that planned OK and its plan: they stay while the text is broken; graphText
 // is the text `graph` was read from (a new plan of the same text keeps the same graph object).
 // options.dims (dims.js) binds named dimensions; loading an example or importing a graph drops it (the new
@@ -35,10 +42,23 @@
 // `compare` is the compare view's pair of strategies (null when closed; a view choice, not undone);
 // `compared` is {text, options, pair, graph, left, right}: the last pair of plans that both planned OK;
 // `compareError` is {text, options, pair, message} when the latest pair did not plan (see compareErrorNow).
+// `optimal` is the Optimal switch: null (off) or the node budget of the search (a view choice, not undone).
+// `search` is the last search asked for: {text, options, budget, status: 'running' | 'done' | 'error' |
+// 'cancelled', started (the time it began, for the ticking clock), greedy (the greedy plan it started from),
+// result (the searched plan, when done), ms (measured in the worker), message (when it failed)}. While it runs
+// the greedy plan stays in `plan`; once done `plan` is the searched plan (a later greedy answer for the same
+// text and options keeps it). Turning Optimal off puts the greedy plan back (searchShown, isSearchCurrent).
 // Shown by tests/web/events.test.mjs.
 
 import { parseGraphText, formatGraph } from '../graph/graph-text.js';
-import { DEFAULT_OPTIONS, DEFAULT_CHOICES, isChoiceName, isChoicePair as isPair } from './options.js';
+import {
+  DEFAULT_OPTIONS,
+  DEFAULT_CHOICES,
+  DEFAULT_SEARCH_BUDGET,
+  isChoiceName,
+  isChoicePair as isPair,
+  isSearchBudget,
+} from './options.js';
 import * as edits from '../graph/graph-edit.js';
 import { expandTo } from './expansion.js';
 import { withDim } from './dims.js';
@@ -65,6 +85,8 @@ export function initialState() {
     graphText: null,
     sweepDim: null,
     sweep: null,
+    optimal: null,
+    search: null,
   };
 }
 
@@ -117,6 +139,47 @@ function withNumerics(options, value) {
 }
 
 const samePair = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const isComparePair = (v) => v === 'search' || isPair(v);
+
+// The budget the Optimal switch asks for: false/null → off; true → the one chosen before (else the default).
+function optimalValue(state, value) {
+  if (value === false || value === null) return null;
+  if (value === true) return state.optimal ?? DEFAULT_SEARCH_BUDGET;
+  if (!isSearchBudget(value)) throw new Error(`bad search budget ${value}`);
+  return value;
+}
+
+// Whether a search is for the current text, options and budget.
+export function isSearchCurrent(state) {
+  const s = state.search;
+  return !!s && s.text === state.text && s.budget === state.optimal && samePair(s.options, state.options);
+}
+
+// Whether the plan on screen is the search's plan (so turning Optimal off puts the greedy one back).
+export const searchShown = (state) => state.search?.status === 'done' && state.plan === state.search.result;
+
+// The Optimal switch set: off puts the greedy plan back, drops the search (the watcher stops a running one) and
+// closes greedy vs optimal in the compare view.
+function setOptimal(state, value) {
+  const optimal = optimalValue(state, value);
+  if (optimal === state.optimal) return state;
+  const plan = searchShown(state) ? state.search.greedy : state.plan;
+  const compare = optimal === null && state.compare === 'search' ? null : state.compare;
+  return { ...state, optimal, plan, search: null, compare };
+}
+
+// The search worker's answer, when it answers the search running for the current state.
+function searchResult(state, { text, options, budget, result, ms }) {
+  const s = state.search;
+  if (s?.status !== 'running' || s.text !== text || s.budget !== budget || !samePair(s.options, options)) return state;
+  if (!result?.ok) {
+    const err = result?.errors?.[0] ?? result?.error;
+    const message = err?.message ?? 'the search did not answer';
+    return { ...state, search: { ...s, status: 'error', message, path: err?.path ?? null, ms } };
+  }
+  const search = { ...s, status: 'done', result, ms };
+  return { ...state, search, plan: isSearchCurrent(state) && !isStale(state) ? result : state.plan };
+}
 
 // Options without the person's dimension values (a new graph brings its own defaults).
 const withoutDims = ({ dims: _, ...options }) => options;
@@ -165,7 +228,9 @@ function step(state, event, ctx) {
         selection: null,
         past: [],
         future: [],
-        compare: isPair(event.state.compare) ? [...event.state.compare] : null,
+        compare: isComparePair(event.state.compare) ? structuredCopy(event.state.compare) : null,
+        optimal: event.state.optimal ? optimalValue(state, event.state.optimal) : null,
+        search: null,
       };
     }
     case 'load-example': {
@@ -214,9 +279,33 @@ function step(state, event, ctx) {
       if (text !== state.text) return state;
       return { ...state, sweep: { text, options, dim, to, result, overflow } };
     }
-    case 'set-compare':
-      if (event.pair !== null && !isPair(event.pair)) throw new Error(`bad compare pair ${JSON.stringify(event.pair)}`);
-      return samePair(event.pair, state.compare) ? state : { ...state, compare: event.pair && [...event.pair] };
+    case 'set-compare': {
+      if (event.pair !== null && !isComparePair(event.pair))
+        throw new Error(`bad compare pair ${JSON.stringify(event.pair)}`);
+      const next = event.pair === 'search' ? setOptimal(state, true) : state;
+      if (samePair(event.pair, state.compare)) return next;
+      return { ...next, compare: structuredCopy(event.pair) };
+    }
+    case 'set-optimal':
+      return setOptimal(state, event.value);
+    case 'search-started': {
+      const { text, options, budget } = event;
+      if (text !== state.text || budget !== state.optimal || !samePair(options, state.options) || isStale(state))
+        return state;
+      const greedy = searchShown(state) ? state.search.greedy : state.plan;
+      const search = { text, options, budget, status: 'running', started: event.started ?? null, greedy };
+      return { ...state, search, plan: greedy };
+    }
+    case 'search-result':
+      return searchResult(state, event);
+    case 'search-retry':
+      return state.search && state.search.status !== 'running' && state.search.status !== 'done'
+        ? { ...state, search: null }
+        : state;
+    case 'search-cancel':
+      return state.search?.status === 'running'
+        ? { ...state, search: { ...state.search, status: 'cancelled' } }
+        : state;
     case 'compare-result':
       return compareResult(state, event);
     case 'select':
@@ -252,10 +341,10 @@ function step(state, event, ctx) {
         return state;
       const planned = { text, options };
       if (!result.ok) return { ...state, error: result, planned };
-      if (text === state.graphText) return { ...state, plan: result, error: null, planned };
+      if (text === state.graphText) return keepSearched({ ...state, plan: result, error: null, planned });
       const parsed = parseGraphText(text);
       if (!parsed.ok) return { ...state, error: result, planned };
-      return { ...state, graph: parsed.graph, graphText: text, plan: result, error: null, planned };
+      return keepSearched({ ...state, graph: parsed.graph, graphText: text, plan: result, error: null, planned });
     }
     case 'notice':
       return { ...state, notice: { level: event.level ?? 'info', message: event.message } };
@@ -265,6 +354,16 @@ function step(state, event, ctx) {
       throw new Error(`unknown event ${event.type}`);
   }
 }
+
+// A greedy plan answered for the text and options a finished search is for: the searched plan stays shown
+// (and the new greedy plan becomes the one it is compared with).
+function keepSearched(state) {
+  if (!state.optimal || state.search?.status !== 'done' || !isSearchCurrent(state) || isStale(state)) return state;
+  return { ...state, search: { ...state.search, greedy: state.plan }, plan: state.search.result };
+}
+
+// A compare pair as stored: a copy of [A, B], or 'search' / null as they are.
+const structuredCopy = (pair) => (Array.isArray(pair) ? [...pair] : pair);
 
 // Whether a plan answered for other sizes than the current ones is still shown: it planned, for the graph on
 // screen, with the same options but its sizes (a slider dragged past them), and the plan on screen is older
@@ -288,6 +387,7 @@ export function reduce(state, event, ctx = { examples: {} }) {
 }
 
 // True while the compare view's plans were made for another text, options or pair than the current ones.
+// (The 'search' pair shows the search's two plans, state.search, instead.)
 export function isCompareStale(state) {
   const c = state.compared;
   return !c || c.text !== state.text || !samePair(c.options, state.options) || !samePair(c.pair, state.compare);

@@ -1,6 +1,7 @@
 // menus.js — the top bar's drop-down menus: the examples gallery, and closing any menu from outside it.
 //
-// Contract: installMenus() fills #gallery with one link per gallery entry (#example=<id>, so each opens by
+// Contract: installMenus() fills #gallery with one link per gallery entry (#example=<id>, with '&optimal' for an example
+// shown with plan search on, so each opens by
 // link and middle-click opens a new tab; choosing one closes the menu) and makes every details.menu close on
 // a click outside it or on Escape (focus returns to its summary). Which example is current is drawn by
 // views/page-chrome.js. Browser-only; shown by tests/browser/page-gallery.test.mjs.
@@ -18,7 +19,7 @@ export function installMenus() {
           'a',
           {
             class: 'menu-item',
-            href: `#example=${ex.id}`,
+            href: `#example=${ex.id}${ex.optimal ? '&optimal' : ''}`,
             'data-example': ex.id,
             'data-testid': `example-${ex.id}`,
             onclick: () => {

@@ -21,8 +21,8 @@ function sideWords(label, decision, names) {
   return [h('strong', {}, `${label}: ${tag}. `), explainReason(decision, names)];
 }
 
-// Enter/Space picks an item; arrow keys move to the next or previous one.
-function listKeys(e, list, pick) {
+// Enter/Space picks an item; arrow keys move to the next or previous one (also search-diff-list.js's).
+export function listKeys(e, list, pick) {
   if (e.key === 'Enter' || e.key === ' ') {
     e.preventDefault();
     pick();

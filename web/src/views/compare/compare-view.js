@@ -8,19 +8,26 @@
 // left plan), so every op sits at the same place; panning or zooming one moves the other. Picking a
 // differing edge selects it in both drawings and brings it into view at a readable zoom. The plans are
 // state.compared (compare-planner.js asks the planner for them); nothing is planned here. catalog() → the
-// strategy catalog (strategy-catalog.js). Browser-only; shown by tests/browser/page-compare.test.mjs.
+// strategy catalog (strategy-catalog.js). With the pair 'search' it shows greedy vs optimal for the current
+// strategy instead (docs/design.md §17): the greedy plan and the searched plan of state.search (made by
+// watch-search.js; nothing is asked for here), the certificate in the head (search-report.js) and the edges
+// the two decide differently, with why when the planner says (search-diff-list.js); the strategy pickers are
+// hidden and a "Strategies" button goes back to two strategies. Browser-only; shown by
+// tests/browser/page-compare.test.mjs and page-search.test.mjs.
 
 import { h } from '../dom.js';
 import { opLabel } from '../../graph/graph-text.js';
 import { buildViewModel } from '../../present/view-model.js';
-import { compareNumbers, layoutModel } from '../../present/compare-model.js';
+import { compareNumbers, defaultPair, layoutModel } from '../../present/compare-model.js';
+import { certificateText, differenceRows } from '../../present/search-report.js';
 import { explainReason } from '../../present/reasons.js';
-import { isCompareStale, compareErrorNow } from '../../state/events.js';
+import { isCompareStale, compareErrorNow, isSearchCurrent } from '../../state/events.js';
 import { labelOf } from '../../planner/strategy-catalog.js';
 import { DEFAULT_CHOICES } from '../../state/options.js';
 import { fillSelect } from '../strategy-picker.js';
 import { createCompareSide } from './compare-side.js';
 import { createDiffList } from './compare-diff-list.js';
+import { createSearchDiffList } from './search-diff-list.js';
 import '../strategies.css';
 
 // Bring an edge into view in a drawing (the other follows), zooming in when the drawing is too small to read.
@@ -73,6 +80,18 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
     overlay: h('div', { class: 'graph-overlay', hidden: true, 'data-testid': 'compare-error' }),
   };
   const diff = createDiffList({ onPick: select });
+  const searchDiff = createSearchDiffList({ onPick: select });
+  const strategiesButton = h(
+    'button',
+    {
+      class: 'btn small',
+      'data-testid': 'compare-strategies',
+      title: 'Compare two strategies instead',
+      onclick: () => dispatch({ type: 'set-compare', pair: defaultPair(shown?.options.strategy) }),
+    },
+    'Strategies',
+  );
+  const title = h('h2', { id: 'compare-title' }, 'Compare strategies');
   let shown = null;
   let pair = null;
 
@@ -80,28 +99,35 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
     dispatch({ type: 'set-compare', pair: side === 'left' ? [e.target.value, pair[1]] : [pair[0], e.target.value] });
   pickers.left.addEventListener('change', choose('left'));
   pickers.right.addEventListener('change', choose('right'));
+  // The two strategy pickers and the swap button (hidden for greedy vs optimal).
+  const strategyHead = h(
+    'span',
+    { class: 'compare-pickers' },
+    h('label', { for: 'compare-left-strategy', class: 'visually-hidden' }, 'Left strategy'),
+    pickers.left,
+    h('span', { 'aria-hidden': 'true' }, 'vs'),
+    h('label', { for: 'compare-right-strategy', class: 'visually-hidden' }, 'Right strategy'),
+    pickers.right,
+    h(
+      'button',
+      {
+        class: 'btn small',
+        'data-testid': 'compare-swap',
+        title: 'Swap the two sides',
+        onclick: () => dispatch({ type: 'set-compare', pair: [pair[1], pair[0]] }),
+      },
+      '⇄ Swap',
+    ),
+  );
   const el = h(
     'section',
     { class: 'pane compare-pane', 'aria-labelledby': 'compare-title', 'data-testid': 'compare-pane', hidden: true },
     h(
       'div',
       { class: 'pane-head compare-head' },
-      h('h2', { id: 'compare-title' }, 'Compare strategies'),
-      h('label', { for: 'compare-left-strategy', class: 'visually-hidden' }, 'Left strategy'),
-      pickers.left,
-      h('span', { 'aria-hidden': 'true' }, 'vs'),
-      h('label', { for: 'compare-right-strategy', class: 'visually-hidden' }, 'Right strategy'),
-      pickers.right,
-      h(
-        'button',
-        {
-          class: 'btn small',
-          'data-testid': 'compare-swap',
-          title: 'Swap the two sides',
-          onclick: () => dispatch({ type: 'set-compare', pair: [pair[1], pair[0]] }),
-        },
-        '⇄ Swap',
-      ),
+      title,
+      strategyHead,
+      strategiesButton,
       $.note,
       h(
         'button',
@@ -117,7 +143,13 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
       'div',
       { class: 'compare-body' },
       h('div', { class: 'compare-sides' }, sides.left.el, sides.right.el, $.overlay),
-      h('section', { class: 'compare-diff-wrap', 'aria-labelledby': 'compare-diff-title' }, diff.title, diff.el),
+      h(
+        'section',
+        { class: 'compare-diff-wrap', 'aria-labelledby': 'compare-diff-title' },
+        diff.title,
+        diff.el,
+        searchDiff.el,
+      ),
     ),
   );
   parent.append(el);
@@ -134,14 +166,14 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
       const entry = catalog().strategies.find((e) => e.name === c.pair[side === 'left' ? 0 : 1]);
       sides[side].show({
         title: labels[side],
-        blurb: entry?.blurb ?? '',
+        blurb: c.blurbs?.[side] ?? entry?.blurb ?? '',
         graph: c.graph,
         plan: c[side],
         vm: vms[side],
         numbers,
       });
     }
-    const ids = diff.render(c, labels, shown.selection);
+    const ids = renderList(c, labels, shown.selection);
     const box = sides.left.view.cy.container().getBoundingClientRect();
     const layout = await layoutGraph(layoutModel(vms.left), {
       direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN',
@@ -162,6 +194,80 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
     el.dataset.compareShown = String((Number(el.dataset.compareShown) || 0) + 1);
   }
 
+  // The list of differing edges: the strategies' (compare-diff-list.js) or greedy vs optimal's
+  // (search-diff-list.js); returns the listed edges' ids.
+  function renderList(c, labels, sel) {
+    diff.el.hidden = !!c.search;
+    searchDiff.el.hidden = !c.search;
+    if (!c.search) return diff.render(c, labels, sel);
+    const report = differenceRows(c.right, c.left);
+    diff.title.textContent = `Edges decided differently (${report.total} of ${c.left.edges.length})`;
+    return searchDiff.render(c.graph, report, sel);
+  }
+
+  // Two strategies: the pair's plans (compare-planner.js) → {c, labels, stale, err, note, overlay}.
+  function pairView(state) {
+    pair = state.compare;
+    fillSelect(pickers.left, catalog(), 'strategies', pair[0]);
+    fillSelect(pickers.right, catalog(), 'strategies', pair[1]);
+    const stale = isCompareStale(state);
+    const err = compareErrorNow(state);
+    const hardware = labelOf(catalog(), 'hardware', state.options.hardware ?? DEFAULT_CHOICES.hardware);
+    const c = state.compared;
+    return {
+      c,
+      stale,
+      err: err?.message ?? null,
+      note: err ? `Not planned: ${err.message}` : stale ? 'Planning…' : `times estimated on ${hardware}`,
+      overlay: err ? `Not planned: ${err.message}${c ? ' — showing the last pair that planned.' : ''}` : '',
+      labels: c && {
+        left: labelOf(catalog(), 'strategies', c.pair[0]),
+        right: labelOf(catalog(), 'strategies', c.pair[1]),
+      },
+    };
+  }
+
+  // Greedy vs optimal: the search's two plans (watch-search.js), the certificate as the note.
+  let searchShown = null; // {search, c}: the compared object kept while the search is the same
+  function searchView(state) {
+    const s = isSearchCurrent(state) ? state.search : null;
+    const strategy = state.options.strategy ?? DEFAULT_CHOICES.strategy;
+    const name = labelOf(catalog(), 'strategies', strategy);
+    if (s?.status === 'done' && searchShown?.search !== s) {
+      const cert = certificateText(s.result.search, s.ms);
+      searchShown = {
+        search: s,
+        c: {
+          search: true,
+          graph: state.graph,
+          left: s.greedy,
+          right: s.result,
+          pair: [strategy, strategy],
+          blurbs: { left: 'each edge decided once, in order', right: cert },
+        },
+      };
+    }
+    const c = searchShown?.c ?? null;
+    const bounded = c?.right.search?.status === 'bounded';
+    const note = !state.optimal
+      ? 'Optimal is off'
+      : !s || s.status === 'running'
+        ? 'Searching…'
+        : s.status === 'cancelled'
+          ? 'Search cancelled'
+          : s.status === 'error'
+            ? `Not searched: ${s.message}`
+            : capitalise(certificateText(s.result.search, s.ms));
+    return {
+      c,
+      stale: s?.status !== 'done',
+      err: s?.status === 'error' ? s.message : null,
+      note,
+      overlay: s?.status === 'error' ? `Not searched: ${s.message} — the greedy plan is shown.` : '',
+      labels: c && { left: `Greedy · ${name}`, right: `${bounded ? 'Best found' : 'Optimal'} · ${name}` },
+    };
+  }
+
   function render(state) {
     const open = !!state.compare;
     document.body.classList.toggle('comparing', open);
@@ -170,31 +276,24 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
       shown = null;
       return;
     }
-    pair = state.compare;
-    fillSelect(pickers.left, catalog(), 'strategies', pair[0]);
-    fillSelect(pickers.right, catalog(), 'strategies', pair[1]);
-    const stale = isCompareStale(state);
-    el.classList.toggle('stale', stale);
-    const err = compareErrorNow(state);
-    const hardware = labelOf(catalog(), 'hardware', state.options.hardware ?? DEFAULT_CHOICES.hardware);
-    $.note.textContent = err ? `Not planned: ${err.message}` : stale ? 'Planning…' : `times estimated on ${hardware}`;
-    $.note.title = $.note.textContent;
-    $.note.classList.toggle('error', !!err);
-    $.overlay.hidden = !err;
-    $.overlay.textContent = err
-      ? `Not planned: ${err.message}${state.compared ? ' — showing the last pair that planned.' : ''}`
-      : '';
-    const c = state.compared;
+    const searching = state.compare === 'search';
+    strategyHead.hidden = searching;
+    strategiesButton.hidden = !searching;
+    title.textContent = searching ? 'Greedy vs optimal' : 'Compare strategies';
+    const view = searching ? searchView(state) : pairView(state);
+    el.classList.toggle('stale', view.stale);
+    $.note.textContent = view.note;
+    $.note.title = view.note;
+    $.note.classList.toggle('error', !!view.err);
+    $.overlay.hidden = !view.err;
+    $.overlay.textContent = view.overlay;
+    const { c, labels } = view;
     const prev = shown;
-    shown = state;
+    shown = { ...state, compared: c };
     if (!c) return;
-    const labels = {
-      left: labelOf(catalog(), 'strategies', c.pair[0]),
-      right: labelOf(catalog(), 'strategies', c.pair[1]),
-    };
     if (prev?.compared !== c) renderPlans(c, labels);
     else if (prev.selection !== state.selection) {
-      diff.render(c, labels, state.selection);
+      renderList(c, labels, state.selection);
       for (const side of Object.values(sides)) side.setSelection(state.selection);
       if (state.selection?.kind === 'edge') reveal(sides.left.view.cy, state.selection.id);
     }
@@ -202,3 +301,5 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
 
   return { el, render, cy: (which) => sides[which].view.cy };
 }
+
+const capitalise = (text) => text.charAt(0).toUpperCase() + text.slice(1);
