@@ -25,6 +25,8 @@
 #include <map>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "fusion/api.h"
 #include "fusion/json_io.h"
 
@@ -55,7 +57,10 @@ std::string load_graph(const std::string& graph) {
   });
 }
 
+std::string evaluator_refusal(const std::string& options);
+
 std::string plan_loaded(int handle, const std::string& options) {
+  if (std::string refusal = evaluator_refusal(options); !refusal.empty()) return refusal;
   const auto it = loaded_graphs().find(handle);
   return it == loaded_graphs().end() ? unknown_handle(handle) : fusion::api::plan_parsed(it->second, options);
 }
@@ -88,8 +93,33 @@ std::string verify(const std::string& graph, const std::string& options, const s
 
 void unload_graph(int handle) { loaded_graphs().erase(handle); }
 
+#ifdef FUSION_WASM_PLAN_ONLY
+// The plan-only module has no reference evaluator (plan_only_numerics.cpp): options that ask for one (numerics
+// true, or an object without "evaluate": false, docs/design.md §18) get not_in_module at /numerics. Options that
+// do not parse are left to the planner's own error.
+std::string evaluator_refusal(const std::string& options) {
+  const nlohmann::json parsed = nlohmann::json::parse(options, nullptr, false);
+  if (!parsed.is_object() || !parsed.contains("numerics")) return {};
+  const nlohmann::json& numerics = parsed["numerics"];
+  const bool evaluates = numerics.is_boolean() ? numerics == true
+                                               : numerics.is_object() && !(numerics.contains("evaluate") &&
+                                                                          numerics["evaluate"] == false);
+  if (!evaluates) return {};
+  // The JavaScript layer's code for a function a module lacks (docs/design.md §3), in the facade's error shape.
+  const nlohmann::json error = {
+      {"code", "not_in_module"},
+      {"message", "the reference evaluator (numerics) is not in the WASM module fusion_plan, which only plans; load "
+                  "wasm/fusion.mjs (fusion_core) for it, or pass numerics {\"evaluate\": false} for the notes alone"},
+      {"path", "/numerics"}};
+  return nlohmann::json{{"ok", false}, {"error", error}, {"errors", nlohmann::json::array({error})}}.dump();
+}
+#else
+std::string evaluator_refusal(const std::string&) { return {}; }
+#endif
+
 // embind passes std::string; fusion::api takes std::string_view.
 std::string plan(const std::string& graph, const std::string& options) {
+  if (std::string refusal = evaluator_refusal(options); !refusal.empty()) return refusal;
   return fusion::api::plan(graph, options);
 }
 

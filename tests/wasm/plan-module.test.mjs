@@ -18,6 +18,7 @@ const OPTION_SETS = [
   { strategy: 'xla', hardware: 'a100' },
   { strategy: 'inductor', resident_sources: true },
   { search: 'optimal' },
+  { numerics: { evaluate: false } },
 ];
 
 test('the plan-only module loads once, apart from the full one, with the same version and catalog', async () => {
@@ -69,6 +70,29 @@ test('validate, verify and sweep answer not_in_module as values, and planning st
   assert.equal(loaded.plan().ok, true, 'the loaded graph still plans');
   loaded.release();
   assert.equal(light.plan(BIAS_RELU).ok, true, 'no restart: the module was never called');
+});
+
+test('an evaluation of numerics answers not_in_module at /numerics (the evaluator is left out); notes alone plan', async () => {
+  const [full, light] = await Promise.all([loadFusion(), loadFusionPlan()]);
+  const loaded = light.loadGraph(BIAS_RELU);
+  for (const numerics of [true, {}, { evaluate: true, seed: 3 }]) {
+    for (const answer of [light.plan(BIAS_RELU, { numerics }), loaded.plan({ numerics })]) {
+      assert.equal(answer.ok, false, JSON.stringify(numerics));
+      assert.equal(answer.error.code, 'not_in_module');
+      assert.equal(answer.error.path, '/numerics');
+      assert.match(answer.error.message, /reference evaluator .* fusion_plan/);
+    }
+  }
+  const notesOnly = { numerics: { evaluate: false } };
+  const text = light.planText(BIAS_RELU, notesOnly);
+  assert.equal(text, full.planText(BIAS_RELU, notesOnly));
+  assert.equal(JSON.parse(text).numerics.evaluated, false);
+  assert.equal(full.plan(BIAS_RELU, { numerics: true }).numerics.evaluated, true, 'the full module evaluates');
+  // Options that are not JSON keep the planner's own error.
+  assert.equal(
+    light.plan(BIAS_RELU, '{"numerics": tru').error.code,
+    full.plan(BIAS_RELU, '{"numerics": tru').error.code,
+  );
 });
 
 test('the plan-only binary is smaller than the full one (the verifier and sweep are not linked in)', () => {
