@@ -67,8 +67,10 @@ const SUITES = [
   },
 ];
 
+// Two test files at a time: Node's default (one less than the cores) runs them one by one on a 2-core machine,
+// and each file is a process of its own (its own WASM instance, Chromium and static server on a free port).
 function nodeTest(files) {
-  return [process.execPath, '--test', '--test-reporter=spec', ...files];
+  return [process.execPath, '--test', '--test-concurrency=2', '--test-reporter=spec', ...files];
 }
 
 // Our own tools' closing line (tools/lint.mjs, tools/check-paths.mjs): "lint: 170 passed, 1 failed".
