@@ -62,8 +62,9 @@ std::string broadcast_index(const Shape& from, const Shape& loop, const std::str
 std::string reduce_index(const Shape& in, const Shape& out, const std::string& i, Syntax syntax,
                          std::uint64_t inner = 0);
 
-// The value of an elementwise op from its operands' values (f32 expressions); extra operands are ignored,
-// missing ones are 0 (clamp: [0, 6]; batch_norm: scale 1, bias 0, mean 0, var 1).
+// The value of an elementwise op from its operands' values (expressions in the syntax's arithmetic: float, or
+// double when `wide`; Triton's are f32); extra operands are ignored, missing ones are 0 (clamp: [0, 6];
+// batch_norm: scale 1, bias 0, mean 0, var 1, computed as (x - mean) / sqrt(var + 1e-5) * scale + bias).
 std::string elementwise_expr(OpKind kind, const std::vector<std::string>& operands, Syntax syntax);
 
 // Element storage (docs/design.md §19 "Storage"): the op's element type as fusion/numerics.h defines it
