@@ -280,8 +280,8 @@ TEST_SUITE("generated code") {
     CHECK(plain.find("\nint main(void) {") != std::string::npos);
     CHECK(named.find("\nint main(") == std::string::npos);
     for (const char* text : {"\nint g17_main(void) {", "static void g17_group_", "static void g17_op_", "g17_seed + ",
-                             "static float *g17_ws;", "g17_run_fused();", "#ifndef FUSION_RUNTIME", "#ifndef FUSION_f32"})
-      CHECK_MESSAGE(named.find(text) != std::string::npos, text);
+                             "static float *g17_ws;", "g17_fused_entry();", "#ifndef FUSION_RUNTIME", "#ifndef FUSION_f32"})
+      CHECK_MESSAGE(named.find(text) != std::string::npos, std::string(text));
     CHECK(annotated_bytes(named).loaded == annotated_bytes(plain).loaded);
     CHECK(emit_program(g, plan, {CodeDialect::c, 1, 1, "3 x;"}).find("int _3_x_main(void)") != std::string::npos);
   }
