@@ -253,6 +253,39 @@ TEST_SUITE("generated code") {
     }
   }
 
+  TEST_CASE("registers in the compute type: f64 in double, integers in double rounded to their type") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [4, 3], "dtype": "i32"},
+      {"name": "y", "kind": "input", "shape": [3], "dtype": "f64"},
+      {"name": "a", "kind": "mul", "inputs": ["x", "x"], "shape": [4, 3], "dtype": "i32"},
+      {"name": "b", "kind": "add", "inputs": ["a", "y"], "shape": [4, 3], "dtype": "f64"},
+      {"name": "c", "kind": "exp", "inputs": ["b"], "shape": [4, 3], "dtype": "f32"},
+      {"name": "s", "kind": "reduce_sum", "inputs": ["a"], "shape": [4], "dtype": "i64"},
+      {"name": "e", "kind": "softmax", "inputs": ["c"], "shape": [4, 3], "dtype": "f64"}]})");
+    const FusionPlan plan = plan_checked(g, FusionPlanner().with_strategy("inductor"));
+    const std::string code = emit_group_code(g, plan, plan.op_group[2], CodeDialect::c);
+    for (const char* text : {"const int32_t x0 = ld_i32(t0[i]);", "const int32_t v2 = cv_i32(((double)x0 * (double)x0));",
+                             "const double v3 = ((double)v2 + x1);", "const float v4 = expf((float)v3);",
+                             "w5[o] = w5[o] + (double)v2;", "w5[j] = cv_i64(w5[j]);", "t5[j] = st_i64(cv_i64(w5[j]));",
+                             "row[l] = exp(row[l] - top);"})
+      CHECK_MESSAGE(code.find(text) != std::string::npos, text << "\n" << code);
+    CHECK(code.find("double *restrict w5 = (double *)(ws + ") != std::string::npos);
+  }
+
+  TEST_CASE("a prefix names every file-scope symbol of a program; the shared helpers are guarded") {
+    const FusionGraph g = graph_from(kBiasRelu);
+    const FusionPlan plan = plan_checked(g);
+    const std::string plain = emit_program(g, plan, {CodeDialect::c, 1, 1});
+    const std::string named = emit_program(g, plan, {CodeDialect::c, 1, 1, "g17_"});
+    CHECK(plain.find("\nint main(void) {") != std::string::npos);
+    CHECK(named.find("\nint main(") == std::string::npos);
+    for (const char* text : {"\nint g17_main(void) {", "static void g17_group_", "static void g17_op_", "g17_seed + ",
+                             "static float *g17_ws;", "g17_fused_entry();", "#ifndef FUSION_RUNTIME", "#ifndef FUSION_f32"})
+      CHECK_MESSAGE(named.find(text) != std::string::npos, std::string(text));
+    CHECK(annotated_bytes(named).loaded == annotated_bytes(plain).loaded);
+    CHECK(emit_program(g, plan, {CodeDialect::c, 1, 1, "3 x;"}).find("int _3_x_main(void)") != std::string::npos);
+  }
+
   TEST_CASE("a 200,000-op chain emits in one pass, its text linear in the ops") {
     FusionGraph g;
     OpId prev = g.add_op(OpKind::input, {}, {64}, 4, "x");

@@ -12,8 +12,9 @@
 // `emit_program` with the C dialect gives one C11 translation unit that compiles with `cc -O2 -std=c11 -lm` alone:
 // fills the graph's sources with seeded random data, runs the unfused version (one function per op) and the fused
 // version (one function per group), prints per graph output the largest absolute and relative difference, and the
-// best-of-`runs` time of each version beside the byte model's figures. Values are computed in f32 and stored
-// rounded to their element size (§19 lists the storage formats). Op names appear only in comments, reduced to safe
+// best-of-`runs` time of each version beside the byte model's figures. Values are computed in their op's compute
+// type as the numerics evaluator computes them (float for f32/f16/bf16/f8, double for f64, integer and bool ops in
+// double rounded to their type after every op) and stored rounded to their element type (§19). Op names appear only in comments, reduced to safe
 // characters; identifiers are made from op ids, so no name can inject code. Linear in the graph's size.
 // What it does not do: tile, vectorise by hand, or model a GPU; barrier kinds whose semantics the graph does not
 // carry (gather, sort, opaque, ...) compute a documented stand-in. Shown by tests/core/codegen.test.cpp and
@@ -40,6 +41,11 @@ struct CodegenOptions {
   CodeDialect dialect = CodeDialect::c;
   std::uint64_t seed = 1;  // the driver's random data
   int runs = 5;            // timed runs per version; the driver prints the best
+  // C only: put before every file-scope name the program defines for its graph (buffers, kernels, the seed, the
+  // driver's functions; `main` becomes PREFIX main), so several programs concatenate into one translation unit
+  // (their shared helpers are guarded by macros) and a caller's `main` runs each `PREFIXmain()`. Characters
+  // outside [A-Za-z0-9_] become '_' (and a leading digit gets a '_' before it). Empty: a standalone program.
+  std::string prefix;
 };
 
 // The whole program: for C a translation unit with a driver; for triton every kernel of the plan.

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "codegen/emit_c.h"
-#include "codegen/byte_notes.h"
+#include "codegen/kernel_writer.h"
 #include "codegen/semantics.h"
 #include "fusion/strategy.h"
 
@@ -12,9 +12,10 @@ namespace {
 
 constexpr Syntax kC{CodeDialect::c};
 
-class KernelWriter {
+class KernelWriter : KernelWriterBase {
  public:
-  KernelWriter(const GraphFacts& f, const Kernel& k) : f_(f), g_(f.g), k_(k), notes_(f, k) {}
+  KernelWriter(const GraphFacts& f, const Kernel& k, const std::string& prefix)
+      : KernelWriterBase(f, k, 2, "//"), prefix_(prefix) {}
 
   std::string run() {
     header();
@@ -26,22 +27,11 @@ class KernelWriter {
   }
 
  private:
-  const GraphFacts& f_;
-  const FusionGraph& g_;
-  const Kernel& k_;
-  ByteNotes notes_;  // the byte comments of load and store lines
-  std::string out_;
-  int depth_ = 1;
+  std::string prefix_;  // before the kernel's name and the program's seed (CodegenOptions::prefix)
+  // The arithmetic of the barrier being written (float or double; codegen/semantics.h CValue).
+  CValue a_;
+  Syntax syn_ = kC;
 
-  void line(const std::string& code, const std::string& comment = {}) {
-    std::string text(static_cast<std::size_t>(depth_) * 2, ' ');
-    text += code;
-    if (!comment.empty()) {
-      if (text.size() < 64) text.resize(64, ' ');
-      text += "  // " + comment;
-    }
-    out_ += text + "\n";
-  }
   void open(const std::string& code) {
     line(code + " {");
     ++depth_;
@@ -54,27 +44,25 @@ class KernelWriter {
     open("for (int64_t " + var + " = 0; " + var + " < " + num(n) + "; ++" + var + ")");
   }
 
-  std::int64_t member(OpId x) const { return k_.member_index(x); }
-  std::string scratch(OpId x) const { return ident('w', x); }
-  std::string buffer(OpId x) const { return ident('t', x); }
-  std::uint64_t elements(OpId x) const { return f_.elements(x); }
+  // A literal or a math function of the current arithmetic: "1.0f" / "1.0", "expf" / "exp".
+  std::string lit(const std::string& text) const { return syn_.literal(text); }
+  std::string fn(const std::string& name) const { return syn_.function(name); }
 
-  std::string load_comment(OpId x) { return notes_.load(x); }
-  std::string store_comment(OpId x) const { return notes_.store(x); }
-
-  // Value of operand x (a member in scratch, or an input in memory) at flat index idx, on its own line.
-  void read_into(const std::string& var, OpId x, const std::string& idx) {
+  // Value of operand x (a member in scratch, or an input in memory) at flat index idx, on its own line, as a
+  // `type` variable (C converts).
+  void read_into(const std::string& var, OpId x, const std::string& idx, const std::string& type) {
     if (member(x) >= 0) {
-      line("const float " + var + " = " + scratch(x) + "[" + idx + "];", "scratch (on chip): " + describe(g_, x));
+      line("const " + type + " " + var + " = " + scratch(x) + "[" + idx + "];", "scratch (on chip): " + describe(g_, x));
       return;
     }
     if (elements(x) == 0) {
-      line("const float " + var + " = 0.0f;", load_comment(x) + " (no elements)");
+      line("const " + type + " " + var + " = 0;", load_comment(x) + " (no elements)");
       return;
     }
-    line("const float " + var + " = " + load_fn(g_.op(x)) + "(" + buffer(x) + "[" + idx + "]);",
+    line("const " + type + " " + var + " = " + load_fn(g_.op(x)) + "(" + buffer(x) + "[" + idx + "]);",
          load_comment(x));
   }
+  void read_into(const std::string& var, OpId x, const std::string& idx) { read_into(var, x, idx, a_.arith()); }
 
   void header() {
     std::string params;
@@ -82,23 +70,23 @@ class KernelWriter {
     for (OpId x : k_.inputs) add("const " + storage_of(g_.op(x)).c_type + " *restrict " + buffer(x));
     for (OpId x : k_.outputs) add(storage_of(g_.op(x)).c_type + " *restrict " + buffer(x));
     add("float *restrict ws");
-    std::string title = k_.group >= 0 ? "group " + std::to_string(k_.group) : "unfused " + describe(g_, k_.members.front());
-    out_ += "// " + title + ": " + std::to_string(k_.members.size()) + (k_.members.size() == 1 ? " op" : " ops");
-    if (!k_.recomputed.empty()) out_ += ", " + std::to_string(k_.recomputed.size()) + " recomputed";
-    out_ += ", " + std::to_string(k_.stages.size()) + (k_.stages.size() == 1 ? " stage\n" : " stages\n");
-    out_ += "static void " + k_.name + "(" + params + ") {\n";
+    out_ += "// " + title() + "\n";
+    out_ += "static void " + prefix_ + k_.name + "(" + params + ") {\n";
     line("(void)ws;");
-    for (std::size_t i = 0; i < k_.members.size(); ++i)
-      if (k_.in_scratch[i])
-        line("float *restrict " + scratch(k_.members[i]) + " = ws + " + num(k_.scratch_at[i]) + ";",
-             "scratch for " + describe(g_, k_.members[i]));
+    for (std::size_t i = 0; i < k_.members.size(); ++i) {
+      if (!k_.in_scratch[i]) continue;
+      const OpId x = k_.members[i];
+      const std::string type = c_value(g_.op(x)).arith(), at = "ws + " + num(k_.scratch_at[i]);
+      line(type + " *restrict " + scratch(x) + " = " + (type == "float" ? at : "(" + type + " *)(" + at + ")") + ";",
+           "scratch for " + describe(g_, x));
+    }
   }
 
   void fill_body() {
     for (OpId x : k_.members) {
       if (!k_.is_output(x)) continue;
-      line("fill_" + storage_of(g_.op(x)).name + "(" + buffer(x) + ", " + num(elements(x)) + ", seed + " +
-               std::to_string(x) + ");",
+      line("fill_" + storage_of(g_.op(x)).name + "(" + buffer(x) + ", " + num(elements(x)) + ", " + prefix_ +
+               "seed + " + std::to_string(x) + ");",
            store_comment(x));
     }
   }
@@ -119,34 +107,47 @@ class KernelWriter {
     return n > static_cast<std::uint64_t>(s.back()) ? static_cast<std::uint64_t>(s.back()) : 0;
   }
 
-  std::string operand_in_loop(LoopState& st, OpId p) {
+  // Operand p of a loop member as a value of the member's arithmetic type `to` ("float" or "double"): a register
+  // of this loop, a member in scratch, or an input loaded once per iteration in its own register type.
+  std::string operand_in_loop(LoopState& st, OpId p, const std::string& to) {
     const Shape& loop_shape = st.stage->shape;
+    const CValue pv = c_value(g_.op(p));
     const std::int64_t i = member(p);
     if (i >= 0) {
       const auto ui = static_cast<std::size_t>(i);
       if (&k_.stages[static_cast<std::size_t>(k_.stage_of[ui])] == st.stage && is_fusible(g_.op(p).kind))
-        return ident('v', p);
-      if (elements(p) == 0) return "0.0f";
-      return scratch(p) + "[" + broadcast_index(g_.op(p).shape, loop_shape, "i", kC, st.inner) + "]";
+        return converted(ident('v', p), pv.reg, to);
+      if (elements(p) == 0) return to == "float" ? "0.0f" : "0.0";
+      return converted(scratch(p) + "[" + broadcast_index(g_.op(p).shape, loop_shape, "i", kC, st.inner) + "]",
+                       pv.arith(), to);
     }
     if (std::find(st.loaded.begin(), st.loaded.end(), p) == st.loaded.end()) {
       st.loaded.push_back(p);
       read_into(ident('x', p), p,
-                elements(p) == 0 ? "0" : broadcast_index(g_.op(p).shape, loop_shape, "i", kC, st.inner));
+                elements(p) == 0 ? "0" : broadcast_index(g_.op(p).shape, loop_shape, "i", kC, st.inner), pv.reg);
     }
-    return ident('x', p);
+    return converted(ident('x', p), pv.reg, to);
   }
 
-  static const char* reduction_init(OpKind kind) {
+  static std::string converted(const std::string& value, const std::string& from, const std::string& to) {
+    return from == to ? value : "(" + to + ")" + value;
+  }
+
+  std::string reduction_init(OpKind kind) const {
     if (kind == OpKind::reduce_max) return "-INFINITY";
     if (kind == OpKind::reduce_min) return "INFINITY";
-    if (kind == OpKind::reduce_prod) return "1.0f";
-    return "0.0f";
+    return lit(kind == OpKind::reduce_prod ? "1.0" : "0.0");
+  }
+
+  void arithmetic_of(OpId x) {
+    a_ = c_value(g_.op(x));
+    syn_ = Syntax{CodeDialect::c, a_.wide};
   }
 
   void loop_stage(const Stage& s) {
     for (OpId r : s.ops)
       if (is_reduction_kind(g_.op(r).kind)) {
+        arithmetic_of(r);
         line("// " + describe(g_, r) + ": accumulate over " + shape_to_string(s.shape));
         loop("j", elements(r));
         line(scratch(r) + "[j] = " + reduction_init(g_.op(r).kind) + ";");
@@ -163,14 +164,16 @@ class KernelWriter {
     }
     for (OpId x : s.ops) {
       const FusionOp& op = g_.op(x);
+      arithmetic_of(x);
       std::vector<std::string> operands;
-      for (OpId p : op.inputs) operands.push_back(operand_in_loop(st, p));
+      for (OpId p : op.inputs) operands.push_back(operand_in_loop(st, p, a_.arith()));
       if (is_reduction_kind(op.kind)) {
         accumulate(x, operands.front(), s.shape, inner);
         continue;
       }
-      const std::string v = ident('v', x);
-      line("const float " + v + " = " + elementwise_expr(op.kind, operands, kC) + ";", describe(g_, x));
+      const std::string v = ident('v', x), value = elementwise_expr(op.kind, operands, syn_);
+      line("const " + a_.reg + " " + v + " = " + (a_.rounds() ? a_.round_fn() + "(" + value + ")" : value) + ";",
+           describe(g_, x));
       const auto i = static_cast<std::size_t>(member(x));
       if (k_.in_scratch[i]) line(scratch(x) + "[i] = " + v + ";", "keep on chip (scratch, 0 B in the model)");
       if (k_.is_output(x))
@@ -198,30 +201,46 @@ class KernelWriter {
   }
 
   void finish_reduction(OpId r, const Shape& in) {
+    arithmetic_of(r);
     const FusionOp& op = g_.op(r);
     const std::uint64_t n_in = shape_elements(in).value_or(0), n_out = elements(r);
     if (op.kind == OpKind::reduce_mean && n_out > 0) {
       const double count = static_cast<double>(n_in) / static_cast<double>(n_out);
       loop("j", n_out);
-      line(scratch(r) + "[j] = " + scratch(r) + "[j] / " + float_text(count) + ";", "mean");
+      line(scratch(r) + "[j] = " + scratch(r) + "[j] / " + real(count) + ";", "mean");
       close();
     }
-    store_scratch(r);
+    finish(r);
   }
 
-  static std::string float_text(double v) {
+  // A number as a literal of the current arithmetic.
+  std::string real(double v) const {
     char buf[40];
-    std::snprintf(buf, sizeof buf, "%.9gf", v);
+    std::snprintf(buf, sizeof buf, a_.wide ? "%.17g" : "%.9g", v);
     std::string s = buf;
-    if (s.find_first_of(".en") == std::string::npos) s.insert(s.size() - 1, ".0");
-    return s;
+    if (s.find_first_of(".en") == std::string::npos) s += ".0";
+    return lit(s);
+  }
+
+  // A result computed into scratch: rounded to its integer or bool type in place (the evaluator's rounding of
+  // every result), then stored when it leaves the kernel.
+  void finish(OpId x) {
+    if (a_.rounds() && elements(x) > 0) {
+      loop("j", elements(x));
+      line(scratch(x) + "[j] = " + a_.round_fn() + "(" + scratch(x) + "[j]);", "rounded to " + std::string(to_string(a_.compute)));
+      close();
+    }
+    store_scratch(x);
   }
 
   // A result in scratch that leaves the kernel: one store loop.
   void store_scratch(OpId x) {
     if (!k_.is_output(x)) return;
     loop("j", elements(x));
-    line(buffer(x) + "[j] = " + store_fn(g_.op(x)) + "(" + scratch(x) + "[j]);", store_comment(x));
+    const CValue v = c_value(g_.op(x));  // an integer's cv_T again: 2^63 in a double saturates to INT64_MAX
+    const std::string value = scratch(x) + "[j]";
+    line(buffer(x) + "[j] = " + store_fn(g_.op(x)) + "(" + (v.rounds() ? v.round_fn() + "(" + value + ")" : value) + ");",
+         store_comment(x));
     close();
   }
 
@@ -229,6 +248,7 @@ class KernelWriter {
 
   void barrier_stage(OpId b) {
     const FusionOp& op = g_.op(b);
+    arithmetic_of(b);
     line("// " + describe(g_, b));
     std::size_t used = 0;
     if (elements(b) > 0) used = barrier_main(b);
@@ -236,7 +256,7 @@ class KernelWriter {
     if (elements(b) == 0)
       for (OpId p : op.inputs)
         if (member(p) < 0) line("// reads nothing of " + describe(g_, p), load_comment(p) + " (no output elements)");
-    store_scratch(b);
+    finish(b);
   }
 
   // Computes the barrier's main result into scratch; returns how many leading operands it used.
@@ -277,7 +297,7 @@ class KernelWriter {
     const FusionOp& op = g_.op(b);
     line("// stand-in for " + std::string(to_string(op.kind)) + ": the sum of its inputs, each at i mod its size");
     loop("i", elements(b));
-    line("float acc = 0.0f;");
+    line(a_.arith() + " acc = " + lit("0.0") + ";");
     for (std::size_t k = 0; k < op.inputs.size(); ++k) {
       const OpId p = op.inputs[k];
       if (elements(p) == 0) {
@@ -311,9 +331,9 @@ class KernelWriter {
          "], k ascending");
     loop("bm", batch * M);
     line("const int64_t bi = bm / " + num(M) + ", m = bm % " + num(M) + ";");
-    line("float *restrict row = " + scratch(b) + " + bm * " + num(N) + ";");
+    line(a_.arith() + " *restrict row = " + scratch(b) + " + bm * " + num(N) + ";");
     loop("n", N);
-    line("row[n] = 0.0f;");
+    line("row[n] = " + lit("0.0") + ";");
     close();
     loop("k", K);
     // Batch and row terms, leaving out what is always 0 or needs no modulo.
@@ -358,7 +378,7 @@ class KernelWriter {
     line("const int64_t ow = q % " + num(OW) + ", oh = (q / " + num(OW) + ") % " + num(OH) + ", o = (q / " +
          num(OW * OH) + ") % " + num(O) + ", nb = q / " + num(OW * OH * O) + ";");
     line("const int64_t cbase = (o / " + num(per_group) + ") * " + num(CG) + ";");
-    line("float acc = 0.0f;");
+    line(a_.arith() + " acc = " + lit("0.0") + ";");
     loop("c", CG);
     loop("r", KH);
     line("const int64_t ih = oh * " + num(SH) + " - " + std::to_string(PH) + " + r;");
@@ -393,9 +413,9 @@ class KernelWriter {
     const std::string w = scratch(b);
     line("// " + std::string(to_string(op.kind)) + " along the last axis: " + num(rows) + " rows of " + num(L));
     loop("r", rows);
-    line("float *restrict row = " + w + " + r * " + num(L) + ";");
+    line(a_.arith() + " *restrict row = " + w + " + r * " + num(L) + ";");
     if (op.kind == OpKind::cumsum) {
-      line("float run = 0.0f;");
+      line(a_.arith() + " run = " + lit("0.0") + ";");
       loop("l", L);
       read_into("xv", x, "r * " + num(L) + " + l");
       line("run += xv;");
@@ -405,14 +425,14 @@ class KernelWriter {
       return 1;
     }
     if (op.kind == OpKind::softmax) {
-      line("float top = -INFINITY, sum = 0.0f;");
+      line(a_.arith() + " top = -INFINITY, sum = " + lit("0.0") + ";");
       loop("l", L);
       read_into("xv", x, "r * " + num(L) + " + l");
       line("row[l] = xv;");
       line("top = xv > top ? xv : top;");
       close();
       loop("l", L);
-      line("row[l] = expf(row[l] - top);");
+      line("row[l] = " + fn("expf") + "(row[l] - top);");
       line("sum += row[l];");
       close();
       loop("l", L);
@@ -421,17 +441,17 @@ class KernelWriter {
       close();
       return 1;
     }
-    line("float mean = 0.0f, var = 0.0f;");
+    line(a_.arith() + " mean = " + lit("0.0") + ", var = " + lit("0.0") + ";");
     loop("l", L);
     read_into("xv", x, "r * " + num(L) + " + l");
     line("row[l] = xv;");
     line("mean += xv;");
     close();
-    line("mean = mean / " + float_text(static_cast<double>(L)) + ";");
+    line("mean = mean / " + real(static_cast<double>(L)) + ";");
     loop("l", L);
     line("var += (row[l] - mean) * (row[l] - mean);");
     close();
-    line("const float inv = 1.0f / sqrtf(var / " + float_text(static_cast<double>(L)) + " + 1e-5f);");
+    line("const " + a_.arith() + " inv = " + lit("1.0") + " / " + fn("sqrtf") + "(var / " + real(static_cast<double>(L)) + " + " + lit("1e-5") + ");");
     loop("l", L);
     std::string value = "(row[l] - mean) * inv";
     for (std::size_t k = 1; k < std::min<std::size_t>(3, op.inputs.size()); ++k) {
@@ -572,7 +592,7 @@ class KernelWriter {
     loop("q", elements(b));
     line("const int64_t ow = q % " + num(OW) + ", oh = (q / " + num(OW) + ") % " + num(OH) + ", nc = q / " +
          num(OW * OH) + ";");
-    line(std::string("float acc = ") + (is_max ? "-INFINITY" : "0.0f") + ";");
+    line(a_.arith() + " acc = " + (is_max ? std::string("-INFINITY") : lit("0.0")) + ";");
     loop("r", SH);
     loop("s", SW);
     line("const int64_t ih = (oh * " + num(SH) + " + r) % " + num(H) + ", iw = (ow * " + num(SW) + " + s) % " + num(W) + ";");
@@ -580,7 +600,7 @@ class KernelWriter {
     line(is_max ? "acc = xv > acc ? xv : acc;" : "acc += xv;");
     close();
     close();
-    line(scratch(b) + "[q] = " + (is_max ? std::string("acc") : "acc / " + float_text(static_cast<double>(SH * SW))) + ";");
+    line(scratch(b) + "[q] = " + (is_max ? std::string("acc") : "acc / " + real(static_cast<double>(SH * SW))) + ";");
     close();
     return true;
   }
@@ -588,6 +608,8 @@ class KernelWriter {
 
 }  // namespace
 
-std::string emit_c_kernel(const GraphFacts& facts, const Kernel& kernel) { return KernelWriter(facts, kernel).run(); }
+std::string emit_c_kernel(const GraphFacts& facts, const Kernel& kernel, const std::string& prefix) {
+  return KernelWriter(facts, kernel, prefix).run();
+}
 
 }  // namespace fusion::codegen

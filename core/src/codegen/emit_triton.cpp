@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "codegen/byte_notes.h"
+#include "codegen/kernel_writer.h"
 #include "codegen/semantics.h"
 #include "fusion/strategy.h"
 
@@ -12,9 +12,9 @@ namespace {
 
 constexpr Syntax kPy{CodeDialect::triton};
 
-class TritonWriter {
+class TritonWriter : KernelWriterBase {
  public:
-  TritonWriter(const GraphFacts& f, const Kernel& k) : f_(f), g_(f.g), k_(k), notes_(f, k) {}
+  TritonWriter(const GraphFacts& f, const Kernel& k) : KernelWriterBase(f, k, 4, "#") {}
 
   std::string run() {
     header();
@@ -30,37 +30,11 @@ class TritonWriter {
   }
 
  private:
-  const GraphFacts& f_;
-  const FusionGraph& g_;
-  const Kernel& k_;
-  ByteNotes notes_;  // the byte comments of load and store lines
-  std::string out_;
-  int depth_ = 1;
-
-  void line(const std::string& code, const std::string& comment = {}) {
-    std::string text(static_cast<std::size_t>(depth_) * 4, ' ');
-    text += code;
-    if (!comment.empty()) {
-      if (text.size() < 64) text.resize(64, ' ');
-      text += "  # " + comment;
-    }
-    out_ += text + "\n";
-  }
-  std::int64_t member(OpId x) const { return k_.member_index(x); }
-  std::string scratch(OpId x) const { return ident('w', x); }
-  std::string buffer(OpId x) const { return ident('t', x); }
-  std::uint64_t elements(OpId x) const { return f_.elements(x); }
-
-  std::string load_comment(OpId x) { return notes_.load(x); }
-  std::string store_comment(OpId x) const { return notes_.store(x); }
-
   void header() {
     std::string params;
     for (OpId x : k_.inputs) params += buffer(x) + ", ";
     for (OpId x : k_.outputs) params += buffer(x) + ", ";
-    std::string title = k_.group >= 0 ? "group " + std::to_string(k_.group) : "unfused " + describe(g_, k_.members.front());
-    out_ += "# " + title + ": " + std::to_string(k_.members.size()) + (k_.members.size() == 1 ? " op" : " ops") + ", " +
-            std::to_string(k_.stages.size()) + (k_.stages.size() == 1 ? " stage\n" : " stages\n");
+    out_ += "# " + title() + "\n";
     out_ += "@triton.jit\ndef " + k_.name + "(" + params + "ws, BLOCK: tl.constexpr):\n";
     for (std::size_t i = 0; i < k_.members.size(); ++i)
       if (k_.in_scratch[i])

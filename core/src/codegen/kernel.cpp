@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <queue>
 
+#include "codegen/semantics.h"
 #include "detail/internal_check.h"
 #include "fusion/strategy.h"
 
@@ -121,8 +122,11 @@ void assign_scratch(const GraphFacts& f, Kernel& k) {
   }
   for (std::size_t i = 0; i < k.members.size(); ++i)
     if (k.in_scratch[i]) {
+      // A member computed in double (codegen/semantics.h CValue) takes two floats an element, 8-byte aligned.
+      const bool wide = c_value(f.g.op(k.members[i])).wide;
+      k.scratch_floats += wide && k.scratch_floats % 2 ? 1 : 0;
       k.scratch_at[i] = k.scratch_floats;
-      k.scratch_floats += f.elements(k.members[i]);
+      k.scratch_floats += f.elements(k.members[i]) * (wide ? 2 : 1);
     }
 }
 

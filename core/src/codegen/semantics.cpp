@@ -122,26 +122,22 @@ std::string reduce_index(const Shape& in, const Shape& out, const std::string& i
 
 std::string elementwise_expr(OpKind kind, const std::vector<std::string>& ops, Syntax syntax) {
   const bool c = syntax.dialect == CodeDialect::c;
-  auto at = [&](std::size_t k, const char* missing = "0.0f") {
-    return k < ops.size() ? f(ops[k]) : std::string(c ? missing : "0.0");
-  };
+  auto l = [&](const char* text) { return syntax.literal(text); };
+  const std::string one = l("1.0"), zero = l("0.0");
+  auto at = [&](std::size_t k) { return k < ops.size() ? f(ops[k]) : zero; };
   auto call = [&](const char* cname, const char* tname, const std::string& x) {
-    return std::string(c ? cname : tname) + "(" + x + ")";
+    return (c ? syntax.function(cname) : std::string(tname)) + "(" + x + ")";
   };
   auto call2 = [&](const char* cname, const char* tname, const std::string& x, const std::string& y) {
-    return std::string(c ? cname : tname) + "(" + x + ", " + y + ")";
+    return (c ? syntax.function(cname) : std::string(tname)) + "(" + x + ", " + y + ")";
   };
   auto pick = [&](const std::string& cond, const std::string& a, const std::string& b) {
     return c ? "(" + cond + " ? " + a + " : " + b + ")" : "tl.where(" + cond + ", " + a + ", " + b + ")";
   };
-  const std::string one = c ? "1.0f" : "1.0", zero = c ? "0.0f" : "0.0";
   auto fold = [&](const char* op_c, const char* fn_t, bool is_fn) {
     std::string acc = at(0);
-    for (std::size_t k = 1; k < std::max<std::size_t>(ops.size(), 2); ++k) {
-      const std::string rhs = at(k);
-      if (!is_fn) acc = "(" + acc + " " + op_c + " " + rhs + ")";
-      else acc = c ? std::string(op_c) + "(" + acc + ", " + rhs + ")" : std::string(fn_t) + "(" + acc + ", " + rhs + ")";
-    }
+    for (std::size_t k = 1; k < std::max<std::size_t>(ops.size(), 2); ++k)
+      acc = is_fn ? call2(op_c, fn_t, acc, at(k)) : "(" + acc + " " + op_c + " " + at(k) + ")";
     return acc;
   };
   const std::string x = at(0);
@@ -152,10 +148,10 @@ std::string elementwise_expr(OpKind kind, const std::vector<std::string>& ops, S
     case OpKind::log: return call("logf", "tl.log", x);
     case OpKind::sqrt: return call("sqrtf", "tl.sqrt", x);
     case OpKind::rsqrt: return "(" + one + " / " + call("sqrtf", "tl.sqrt", x) + ")";
-    case OpKind::relu: return c ? "fmaxf(" + x + ", 0.0f)" : "tl.maximum(" + x + ", 0.0)";  // NaN -> 0 both ways
+    case OpKind::relu: return call2("fmaxf", "tl.maximum", x, zero);  // NaN -> 0 both ways
     case OpKind::gelu:
-      return c ? "(0.5f * " + x + " * (1.0f + erff(" + x + " * 0.70710678118654752f)))"
-               : "(0.5 * " + x + " * (1.0 + tl.math.erf(" + x + " * 0.7071067811865476)))";
+      return "(" + l("0.5") + " * " + x + " * (" + one + " + " + call("erff", "tl.math.erf", x + " * " +
+             (c ? l("0.70710678118654752") : "0.7071067811865476")) + "))";
     case OpKind::sigmoid: return "(" + one + " / (" + one + " + " + call("expf", "tl.exp", "-" + x) + "))";
     case OpKind::tanh: return call("tanhf", "tl.math.tanh", x);
     case OpKind::silu: return "(" + x + " / (" + one + " + " + call("expf", "tl.exp", "-" + x) + "))";
@@ -169,20 +165,21 @@ std::string elementwise_expr(OpKind kind, const std::vector<std::string>& ops, S
     case OpKind::ceil: return call("ceilf", "tl.math.ceil", x);
     case OpKind::round: return call("nearbyintf", "tl.math.nearbyint", x);
     case OpKind::sign:
-      return c ? "((float)((" + x + " > 0.0f) - (" + x + " < 0.0f)))"
+      return c ? "((" + std::string(syntax.wide ? "double" : "float") + ")((" + x + " > " + zero + ") - (" + x + " < " +
+                     zero + ")))"
                : "tl.where(" + x + " > 0.0, 1.0, tl.where(" + x + " < 0.0, -1.0, 0.0))";
     case OpKind::logical_not: return pick(x + " == " + zero, one, zero);
-    case OpKind::softplus: return c ? "log1pf(expf(" + x + "))" : "tl.math.log1p(tl.exp(" + x + "))";
-    case OpKind::leaky_relu: return pick(x + " > " + zero, x, (c ? "0.01f * " : "0.01 * ") + x);
+    case OpKind::softplus: return call("log1pf", "tl.math.log1p", call("expf", "tl.exp", x));
+    case OpKind::leaky_relu: return pick(x + " > " + zero, x, l("0.01") + " * " + x);
     case OpKind::clamp: {
-      const std::string lo = ops.size() > 1 ? at(1) : zero, hi = ops.size() > 2 ? at(2) : (c ? "6.0f" : "6.0");
+      const std::string lo = ops.size() > 1 ? at(1) : zero, hi = ops.size() > 2 ? at(2) : l("6.0");
       return call2("fminf", "tl.minimum", call2("fmaxf", "tl.maximum", x, lo), hi);
     }
-    case OpKind::batch_norm: {
+    case OpKind::batch_norm: {  // the evaluator's order: (x - mean) / sqrt(var + eps) * scale + bias
       const std::string scale = ops.size() > 1 ? at(1) : one, bias = ops.size() > 2 ? at(2) : zero;
       const std::string mean = ops.size() > 3 ? at(3) : zero, var = ops.size() > 4 ? at(4) : one;
-      return "((" + x + " - " + mean + ") * (" + scale + " / " + call("sqrtf", "tl.sqrt", var + (c ? " + 1e-5f" : " + 1e-5")) +
-             ") + " + bias + ")";
+      return "((" + x + " - " + mean + ") / " + call("sqrtf", "tl.sqrt", var + " + " + l("1e-5")) + " * " + scale +
+             " + " + bias + ")";
     }
     case OpKind::add: return fold("+", "", false);
     case OpKind::sub: return fold("-", "", false);
@@ -202,6 +199,26 @@ std::string elementwise_expr(OpKind kind, const std::vector<std::string>& ops, S
     case OpKind::where: return pick(x + " != " + zero, at(1), at(2));
     default: return x;  // not elementwise: never asked
   }
+}
+
+std::string register_type(NumericType compute) {
+  switch (compute) {
+    case NumericType::f64: return "double";
+    case NumericType::f32: case NumericType::f16: case NumericType::bf16: case NumericType::f8: return "float";
+    case NumericType::boolean: return "uint8_t";
+    default: {
+      const std::string name(to_string(compute));
+      return (name[0] == 'u' ? "uint" : "int") + name.substr(1) + "_t";
+    }
+  }
+}
+
+CValue c_value(const FusionOp& op) {
+  CValue v;
+  v.compute = compute_type(numeric_type(op));
+  v.reg = register_type(v.compute);
+  v.wide = v.compute != NumericType::f32;
+  return v;
 }
 
 std::int64_t type_bytes(NumericType type) {

@@ -22,9 +22,33 @@ namespace fusion::codegen {
 
 struct Syntax {
   CodeDialect dialect = CodeDialect::c;
+  bool wide = false;  // C arithmetic in double (f64, integer and bool ops) rather than float
   const char* div() const { return dialect == CodeDialect::c ? " / " : " // "; }
   const char* comment() const { return dialect == CodeDialect::c ? "// " : "# "; }
+  // A C float literal or libm function in this arithmetic: literal("1.0") is "1.0f" in float, "1.0" in double
+  // and Triton; function("expf") is "exp" in double.
+  std::string literal(const std::string& text) const {
+    return dialect == CodeDialect::c && !wide ? text + "f" : text;
+  }
+  std::string function(const std::string& float_name) const {
+    return wide ? float_name.substr(0, float_name.size() - 1) : float_name;
+  }
 };
+
+// How a C kernel holds and computes an op's values (docs/design.md §19 "Registers"), as the numerics evaluator
+// does (§18): in its compute type. f32, f16, bf16 and f8 compute in float; f64 in double; an integer or bool op
+// computes its expression in double and rounds the result to its type (truncate toward zero, saturate, NaN
+// gives 0; bool x != 0) with `cv_T`, into a register of its own C type. Scratch holds `arith()` values.
+struct CValue {
+  NumericType compute = NumericType::f32;
+  std::string reg = "float";  // the register's C type: float, double, int32_t, ..., uint8_t for bool
+  bool wide = false;          // arithmetic (and scratch) in double
+  std::string arith() const { return wide ? "double" : "float"; }
+  bool rounds() const { return !is_float(compute); }  // integers and bool: cv_T after every result
+  std::string round_fn() const { return "cv_" + std::string(to_string(compute)); }
+};
+CValue c_value(const FusionOp& op);
+std::string register_type(NumericType compute);  // the C type of a register of this compute type
 
 // The flat index into a tensor of shape `from` read at flat index `i` of a loop over `loop` (broadcast rule
 // above). "0" for a one-element tensor, `i` for the same shape. Precondition: `from` has elements.
@@ -38,8 +62,9 @@ std::string broadcast_index(const Shape& from, const Shape& loop, const std::str
 std::string reduce_index(const Shape& in, const Shape& out, const std::string& i, Syntax syntax,
                          std::uint64_t inner = 0);
 
-// The value of an elementwise op from its operands' values (f32 expressions); extra operands are ignored,
-// missing ones are 0 (clamp: [0, 6]; batch_norm: scale 1, bias 0, mean 0, var 1).
+// The value of an elementwise op from its operands' values (expressions in the syntax's arithmetic: float, or
+// double when `wide`; Triton's are f32); extra operands are ignored, missing ones are 0 (clamp: [0, 6];
+// batch_norm: scale 1, bias 0, mean 0, var 1, computed as (x - mean) / sqrt(var + 1e-5) * scale + bias).
 std::string elementwise_expr(OpKind kind, const std::vector<std::string>& operands, Syntax syntax);
 
 // Element storage (docs/design.md §19 "Storage"): the op's element type as fusion/numerics.h defines it

@@ -77,18 +77,18 @@ static inline uint8_t st_f8(float f) {
 )";
 
 std::string same(const std::string& name, const char* c_type) {
-  return std::string("static inline float ld_") + name + "(" + c_type + " x) { return (float)x; }\n" +
-         "static inline " + c_type + " st_" + name + "(float f) { return (" + c_type + ")f; }\n";
+  return std::string("static inline ") + c_type + " ld_" + name + "(" + c_type + " x) { return x; }\n" +
+         "static inline " + c_type + " st_" + name + "(" + c_type + " x) { return x; }\n";
 }
 
-// Truncate toward zero, saturate, NaN gives 0 (the bounds compared in double: exact for every type).
+// Registers hold the type itself: ld and st copy; cv_T rounds a double result to it: truncate toward zero,
+// saturate, NaN gives 0 (the bounds compared in double: exact for every type).
 std::string integer(const Storage& s) {
   const std::string upper = s.name[0] == 'u' ? "UINT" : "INT", bits = std::to_string(s.bytes * 8);
   const std::string max = upper + bits + "_MAX", min = s.name[0] == 'u' ? "0" : "INT" + bits + "_MIN";
-  return "static inline float ld_" + s.name + "(" + s.c_type + " x) { return (float)x; }\n" + "static inline " +
-         s.c_type + " st_" + s.name + "(float f) {\n  if (f != f) return 0;\n  double t = trunc((double)f);\n" +
-         "  return t >= (double)" + max + " ? " + max + " : t <= (double)" + min + " ? " + min + " : (" + s.c_type +
-         ")t;\n}\n";
+  return same(s.name, s.c_type.c_str()) + "static inline " + s.c_type + " cv_" + s.name +
+         "(double f) {\n  if (f != f) return 0;\n  double t = trunc(f);\n" + "  return t >= (double)" + max + " ? " +
+         max + " : t <= (double)" + min + " ? " + min + " : (" + s.c_type + ")t;\n}\n";
 }
 
 std::string base_helpers(const Storage& s) {
@@ -99,19 +99,20 @@ std::string base_helpers(const Storage& s) {
     case NumericType::bf16: return kBf16;
     case NumericType::f8: return kF8;
     case NumericType::boolean:
-      return "static inline float ld_bool(uint8_t x) { return (float)x; }\n"
-             "static inline uint8_t st_bool(float f) { return (uint8_t)(f != 0.0f); }\n";
+      return same("bool", "uint8_t") + "static inline uint8_t cv_bool(double f) { return (uint8_t)(f != 0.0); }\n";
     default: return integer(s);
   }
 }
 
-// A struct of s.bytes bytes carrying the type `base` in its first bytes (the rest zero).
+// A struct of s.bytes bytes carrying the type `base` in its first bytes (the rest zero); ld and st take and give
+// the base type's register.
 std::string struct_helpers(const Storage& s, const Storage& base) {
   const std::string& t = s.c_type;
-  return "typedef struct { unsigned char b[" + std::to_string(s.bytes) + "]; } " + t + ";\n" +
-         "static inline float ld_" + s.name + "(" + t + " x) { " + base.c_type + " c; memcpy(&c, x.b, sizeof c); return ld_" +
-         base.name + "(c); }\n" + "static inline " + t + " st_" + s.name + "(float f) { " + t + " x; " + base.c_type +
-         " c = st_" + base.name + "(f); memset(x.b, 0, sizeof x.b); memcpy(x.b, &c, sizeof c); return x; }\n";
+  const std::string reg = register_type(compute_type(base.type));
+  return "typedef struct { unsigned char b[" + std::to_string(s.bytes) + "]; } " + t + ";\n" + "static inline " + reg +
+         " ld_" + s.name + "(" + t + " x) { " + base.c_type + " c; memcpy(&c, x.b, sizeof c); return ld_" + base.name +
+         "(c); }\n" + "static inline " + t + " st_" + s.name + "(" + reg + " v) { " + t + " x; " + base.c_type +
+         " c = st_" + base.name + "(v); memset(x.b, 0, sizeof x.b); memcpy(x.b, &c, sizeof c); return x; }\n";
 }
 
 Storage base_of(NumericType type) {
@@ -121,13 +122,20 @@ Storage base_of(NumericType type) {
   return storage_of(op);
 }
 
-// The f32 value a source element is made from: rnd in [-1, 1) for floats, whole numbers in [-8, 8) for signed
-// integers and [0, 16) for unsigned, 0 or 1 for bool.
+// The register value a source element is made from: rnd in [-1, 1) for floats, whole numbers in [-8, 8) for
+// signed integers and [0, 16) for unsigned, 0 or 1 for bool.
 std::string seeded_value(NumericType type) {
   if (is_float(type)) return "rnd(seed, i)";
-  if (type == NumericType::boolean) return "(rnd(seed, i) >= 0.0f ? 1.0f : 0.0f)";
-  if (to_string(type)[0] == 'u') return "floorf((rnd(seed, i) + 1.0f) * 8.0f)";
-  return "floorf(rnd(seed, i) * 8.0f)";
+  const std::string cv = "cv_" + std::string(to_string(type));
+  if (type == NumericType::boolean) return cv + "(rnd(seed, i) >= 0.0f)";
+  if (to_string(type)[0] == 'u') return cv + "(floorf((rnd(seed, i) + 1.0f) * 8.0f))";
+  return cv + "(floorf(rnd(seed, i) * 8.0f))";
+}
+
+// Text between `#ifndef NAME` / `#define NAME` and `#endif`, so that several programs concatenate into one
+// translation unit (CodegenOptions::prefix) with each helper defined once.
+std::string guarded(const std::string& name, const std::string& text) {
+  return "#ifndef FUSION_" + name + "\n#define FUSION_" + name + "\n" + text + "#endif\n";
 }
 
 }  // namespace
@@ -136,20 +144,20 @@ std::string storage_helpers_c(const StorageSet& storages) {
   std::set<NumericType> types;
   for (const auto& [name, s] : storages) types.insert(s.type);
   std::string out;
-  for (NumericType t : types) out += base_helpers(base_of(t));
+  for (NumericType t : types) out += guarded(std::string(to_string(t)), base_helpers(base_of(t)));
   for (const auto& [name, s] : storages)
-    if (s.c_type.rfind("e_", 0) == 0) out += struct_helpers(s, base_of(s.type));
+    if (s.c_type.rfind("e_", 0) == 0) out += guarded(s.name, struct_helpers(s, base_of(s.type)));
   return out;
 }
 
 std::string storage_fills_c(const StorageSet& storages) {
   std::string out;
-  for (const auto& [n, s] : storages) {
-    out += "static void fill_" + n + "(" + s.c_type + " *p, uint64_t n, uint64_t seed) {\n  for (uint64_t i = 0; i < n; ++i) p[i] = st_" +
-           n + "(" + seeded_value(s.type) + ");\n}\n";
-    out += "static void widen_" + n + "(const " + s.c_type + " *p, float *out, uint64_t n) {\n  for (uint64_t i = 0; i < n; ++i) out[i] = ld_" +
-           n + "(p[i]);\n}\n";
-  }
+  for (const auto& [n, s] : storages)
+    out += guarded("fill_" + n, "static void fill_" + n + "(" + s.c_type + " *p, uint64_t n, uint64_t seed) {\n" +
+                                    "  for (uint64_t i = 0; i < n; ++i) p[i] = st_" + n + "(" + seeded_value(s.type) +
+                                    ");\n}\n" + "static void widen_" + n + "(const " + s.c_type +
+                                    " *p, double *out, uint64_t n) {\n  for (uint64_t i = 0; i < n; ++i) out[i] = ld_" +
+                                    n + "(p[i]);\n}\n");
   return out;
 }
 
