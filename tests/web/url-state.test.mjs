@@ -75,7 +75,15 @@ test('no hash means no link state', () => {
 });
 
 test('the page mode comes from ?embed, ?editable, ?json and ?code', () => {
-  const none = { embed: false, editable: false, showJson: false, showCode: false };
+  const none = {
+    embed: false,
+    editable: false,
+    showJson: false,
+    showCode: false,
+    compare: null,
+    select: null,
+    onnx: false,
+  };
   assert.deepEqual(parseMode(''), none);
   assert.deepEqual(parseMode('?embed'), { ...none, embed: true });
   assert.deepEqual(parseMode('?embed&editable&json'), { ...none, embed: true, editable: true, showJson: true });

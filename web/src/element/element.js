@@ -21,7 +21,7 @@ import { readElementConfig } from './element-config.js';
 import { createPlanOnlyPlanner } from '../planner/plan-only-client.js';
 import { buildViewModel } from '../present/view-model.js';
 import { layoutGraph } from '../layout/layout.js';
-import { createSvgGraphView, SVG_MAX_NODES } from './svg-graph-view.js';
+import { drawingKind, loadDrawing } from './drawing.js';
 import { renderHeatLegend } from '../views/heat-legend.js';
 import { parseGraphText } from '../graph/graph-text.js';
 import { summarize } from '../graph/error-summary.js';
@@ -173,7 +173,7 @@ class FusionPlaygroundElement extends HTMLElement {
   // refresh took over while Cytoscape loaded.
   async #view(kind, seq) {
     if (this.view?.kind === kind) return this.view;
-    const make = kind === 'svg' ? svgView : await cytoscapeView();
+    const make = await loadDrawing(kind);
     if (seq !== this.seq) return null;
     this.view?.destroy();
     this.view = make(this.$.graph);
@@ -217,50 +217,13 @@ class FusionPlaygroundElement extends HTMLElement {
     const box = this.$.graph.getBoundingClientRect();
     const layout = await layoutGraph(vm, { direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN' });
     if (seq !== this.seq) return;
-    const view = await this.#view(vm.nodes.length > SVG_MAX_NODES ? 'cytoscape' : 'svg', seq);
+    const view = await this.#view(drawingKind(vm), seq);
     if (!view) return;
     view.draw(vm, layout, colorBy);
     this.$.legend.hidden = colorBy !== 'bytes';
     renderHeatLegend(this.$.legend, vm.heat);
     this.dataset.planShown = String((Number(this.dataset.planShown) || 0) + 1);
   }
-}
-
-// The two drawings behind one face {kind, clear(), draw(vm, layout, colorBy), destroy()}: SVG
-// (svg-graph-view.js) up to SVG_MAX_NODES drawn boxes, Cytoscape (graph-view.js, loaded on first use, so an
-// embed of a small graph never downloads it) for bigger graphs.
-function svgView(container) {
-  const v = createSvgGraphView(container);
-  return {
-    kind: 'svg',
-    clear: () => v.clear(),
-    draw: (vm, layout, colorBy) => {
-      v.setColorBy(colorBy);
-      v.render(vm, layout);
-    },
-    destroy: () => v.svg.remove(),
-  };
-}
-
-async function cytoscapeView() {
-  const { createGraphView } = await import('../views/graph-view.js');
-  return (container) => {
-    const v = createGraphView(container, { onSelect: () => {}, onConnect: () => {} });
-    v.setEditable(false);
-    return {
-      kind: 'cytoscape',
-      clear: () => v.render({ nodes: [], groups: [], edges: [] }, { positions: {}, routes: {} }),
-      draw: (vm, layout, colorBy) => {
-        v.cy.resize();
-        v.render(vm, layout, { fit: true });
-        v.setColorBy(colorBy);
-      },
-      destroy: () => {
-        v.cy.destroy();
-        container.replaceChildren();
-      },
-    };
-  };
 }
 
 if (!customElements.get('fusion-playground')) customElements.define('fusion-playground', FusionPlaygroundElement);

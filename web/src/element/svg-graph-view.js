@@ -12,6 +12,11 @@
 // the pointer, a drag pans, a double-click fits again. setColorBy('bytes') fills each op with its bytes-moved
 // colour (node.heat), 'group' (default) shows categories and kernel colours. Every text is inserted as text.
 // Each op's <g> carries data-op and a <title> (name, kind and shape); each cluster's, data-group.
+// With onSelect (createSvgGraphView(container, {onSelect})) the ops, clusters and edges are focusable buttons:
+// a click (not a drag) or Enter/Space on a focused one calls onSelect({kind:'op', id: op index} |
+// {kind:'group', id} | {kind:'edge', id:{producer, consumer}}), a click on the background or Escape
+// onSelect(null); select(target) marks the selected one. minZoom (default 0.05) is the smallest fit: an embed
+// passes 1, so labels stay at their 11 px on screen and a wider drawing is panned instead of shrunk.
 // Browser-only; shown by tests/browser/element.test.mjs and tests/browser/page-budget.test.mjs.
 
 import { boxOf, nodeLines } from '../layout/layout-input.js';
@@ -56,6 +61,11 @@ text { font-family: ${FONT}; font-size: 11px; fill: #1f2328; text-anchor: middle
 .tag text { font-size: 10px; fill: #8a3300; }
 .tag rect { fill: #fff; opacity: 0.9; }
 svg.grabbing { cursor: grabbing; }
+.pick { cursor: pointer; outline: none; }
+.edge path.hit { stroke: transparent; stroke-width: 12; stroke-dasharray: none; }
+.op.selected rect.box, .op.pick:focus-visible rect.box { stroke: var(--accent, #0b63c5); stroke-width: 3.5; }
+.cluster.selected rect, .cluster.pick:focus-visible rect { stroke-width: 3.5; stroke-dasharray: 6 3; }
+.edge.selected path:not(.hit), .edge.pick:focus-visible path:not(.hit) { stroke-width: 4.5; }
 `;
 
 // Where the segment from the centre of box b (x, y, w, h) towards point p leaves the box.
@@ -107,7 +117,7 @@ function drawOp(n, b, colorBy) {
   const lineHeight = 11 * 1.35;
   return s(
     'g',
-    { class: classes, 'data-op': n.op },
+    { class: classes, 'data-op': n.op, 'aria-label': `op ${n.label}: ${lines.slice(1).join(' · ')}` },
     s('title', {}, `${n.label}: ${lines.slice(1).join(' · ')}`),
     n.copies?.length
       ? s('rect', { class: 'halo', x: x - 5, y: y - 5, width: b.w + 10, height: b.h + 10, rx: 10 })
@@ -171,8 +181,15 @@ function drawEdge(e, from, to, route) {
   const tag = e.fused ? 'fused' : shortReason(e.reason);
   return s(
     'g',
-    { class: `edge ${e.fused ? 'fused' : blocked ? 'blocked' : 'unfused'}`, 'data-edge': e.id },
+    {
+      class: `edge ${e.fused ? 'fused' : blocked ? 'blocked' : 'unfused'}`,
+      'data-edge': e.id,
+      'data-producer': e.producer,
+      'data-consumer': e.consumer,
+      'aria-label': `edge ${e.label ?? e.id}: ${e.fused ? 'fused' : `not fused (${tag})`}`,
+    },
     s('title', {}, tag),
+    s('path', { class: 'hit', d }),
     s('path', { d, style: color ? `stroke:${color}` : null }),
     s('polygon', { points: arrow(points, arrowSize), style: color ? `fill:${color}` : null }),
   );
@@ -195,13 +212,32 @@ function drawTag(e, from, to) {
   );
 }
 
-export function createSvgGraphView(container) {
-  const svg = s('svg', { width: '100%', height: '100%', 'aria-hidden': 'true', style: 'display:block' });
+// The selection target a drawn element stands for, or null.
+function targetOf(el) {
+  const g = el?.closest?.('[data-op], [data-edge], [data-group]');
+  if (!g) return null;
+  if (g.dataset.op !== undefined) return { kind: 'op', id: Number(g.dataset.op) };
+  if (g.dataset.group !== undefined) return { kind: 'group', id: Number(g.dataset.group) };
+  return { kind: 'edge', id: { producer: Number(g.dataset.producer), consumer: Number(g.dataset.consumer) } };
+}
+
+const sameTarget = (a, b) => Boolean(a && b && a.kind === b.kind && JSON.stringify(a.id) === JSON.stringify(b.id));
+
+export function createSvgGraphView(container, { onSelect = null, minZoom = 0.05 } = {}) {
+  const svg = s('svg', {
+    width: '100%',
+    height: '100%',
+    'aria-hidden': onSelect ? null : 'true',
+    role: onSelect ? 'group' : null,
+    'aria-label': onSelect ? 'Op graph: Tab to an op, a kernel or an edge, Enter to explain it' : null,
+    style: 'display:block',
+  });
   container.append(svg);
   let last = null; // the last drawing's view model and layout, for setColorBy
   let colorBy = 'group';
   let view = null; // the viewBox {x, y, w, h}
   let fitted = null;
+  let selected = null; // the selection target marked on the drawing
 
   const setView = (v) => {
     view = v;
@@ -214,10 +250,13 @@ export function createSvgGraphView(container) {
     const H = rect.height || 400;
     const w = b.x1 - b.x0;
     const h = b.y1 - b.y0;
-    const zoom = Math.max(0.05, Math.min(MAX_ZOOM, (W - 2 * MARGIN) / w, (H - 2 * MARGIN) / h));
+    const zoom = Math.max(minZoom, Math.min(MAX_ZOOM, (W - 2 * MARGIN) / w, (H - 2 * MARGIN) / h));
     const vw = W / zoom;
     const vh = H / zoom;
-    fitted = { x: (b.x0 + b.x1) / 2 - vw / 2, y: (b.y0 + b.y1) / 2 - vh / 2, w: vw, h: vh };
+    // A drawing wider or taller than the view (minZoom) starts at its left or top edge.
+    const x = vw < w + (2 * MARGIN) / zoom ? b.x0 - MARGIN / zoom : (b.x0 + b.x1) / 2 - vw / 2;
+    const y = vh < h + (2 * MARGIN) / zoom ? b.y0 - MARGIN / zoom : (b.y0 + b.y1) / 2 - vh / 2;
+    fitted = { x, y, w: vw, h: vh };
     setView(fitted);
   };
 
@@ -258,12 +297,14 @@ export function createSvgGraphView(container) {
       );
     }
     const edges = s('g', {});
+    const names = new Map(vm.nodes.map((n) => [n.id, n.label]));
     const tags = s('g', {});
     for (const e of vm.edges) {
       const from = boxes.get(e.source);
       const to = boxes.get(e.target);
       if (!from || !to) continue;
-      edges.append(drawEdge(e, from, to, routes?.[e.id]));
+      const label = `${names.get(e.source)} → ${names.get(e.target)}`;
+      edges.append(drawEdge({ ...e, label }, from, to, routes?.[e.id]));
       if (!e.fused && isBlocked(e.reason) && !routes?.[e.id]) tags.append(drawTag(e, from, to));
     }
     const ops = s('g', {});
@@ -272,6 +313,14 @@ export function createSvgGraphView(container) {
       all.push(extent(boxes.get(n.id)));
     }
     svg.append(s('style', {}, STYLE), clusters, edges, ops, tags);
+    if (onSelect)
+      for (const g of svg.querySelectorAll('[data-op], [data-edge], [data-group]')) {
+        g.classList.add('pick');
+        g.setAttribute('tabindex', '0');
+        g.setAttribute('role', 'button');
+        if (!g.getAttribute('aria-label')) g.setAttribute('aria-label', g.querySelector('title').textContent);
+      }
+    mark();
     return union(all);
   };
 
@@ -296,10 +345,26 @@ export function createSvgGraphView(container) {
     },
     { passive: false },
   );
+  // The selection's mark on the drawing (class "selected" on its element).
+  const mark = () => {
+    for (const el of svg.querySelectorAll('.selected')) el.classList.remove('selected');
+    for (const el of svg.querySelectorAll('.pick'))
+      if (sameTarget(targetOf(el), selected)) el.classList.add('selected');
+  };
+  if (onSelect) {
+    svg.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Escape') return onSelect(null);
+      if (ev.key !== 'Enter' && ev.key !== ' ') return;
+      const t = targetOf(ev.target);
+      if (!t) return;
+      ev.preventDefault();
+      onSelect(t);
+    });
+  }
   let drag = null;
   svg.addEventListener('pointerdown', (ev) => {
     if (!view || ev.button !== 0) return;
-    drag = { x: ev.clientX, y: ev.clientY, view };
+    drag = { x: ev.clientX, y: ev.clientY, view, target: targetOf(ev.target) };
     svg.setPointerCapture(ev.pointerId);
     svg.classList.add('grabbing');
   });
@@ -313,7 +378,11 @@ export function createSvgGraphView(container) {
     drag = null;
     svg.classList.remove('grabbing');
   };
-  svg.addEventListener('pointerup', stop);
+  // A press and release without moving is a click: it selects what was pressed, or nothing.
+  svg.addEventListener('pointerup', (ev) => {
+    if (onSelect && drag && Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) < 4) onSelect(drag.target);
+    stop();
+  });
   svg.addEventListener('pointercancel', stop);
   svg.addEventListener('dblclick', () => fitted && setView(fitted));
 
@@ -332,6 +401,13 @@ export function createSvgGraphView(container) {
     clear() {
       last = null;
       draw();
+    },
+    select(target) {
+      selected = target ?? null;
+      mark();
+    },
+    fit() {
+      if (fitted) setView(fitted);
     },
   };
 }

@@ -15,12 +15,15 @@
 //     resident_sources, and strategy/hardware/dims only when the link names them (absent = the planner's
 //     default); names are checked for form (lower-case letters, digits, '_'; dimension names and numbers for
 //     dims), the planner judges whether they exist and whether a size is valid.
-//   parseMode(search) → {embed, editable, showJson, showCode} from the query string (?embed&editable&json&code).
+//   parseMode(search): embed-params.js's, re-exported (the query string: ?embed&editable&json&code&compare&select).
 // Old links are kept as golden tests in tests/web/url-state.test.mjs.
 
 import LZString from 'lz-string';
 import { DEFAULT_OPTIONS, DEFAULT_CHOICES, isChoiceName, isChoicePair as isPair } from '../state/options.js';
-import { formatDimsText, parseDimsText, readDims } from '../state/dims.js';
+import { formatDimsText, readDims } from '../state/dims.js';
+
+export { parseMode } from './embed-params.js';
+import { damaged, decodeReadableLink } from './example-link.js';
 
 export const STATE_VERSION = 1;
 const OPTION_KEYS = { b: 'broadcast', r: 'resident_sources' };
@@ -39,13 +42,6 @@ const tooLarge = (size) => ({
   message:
     `This share link is too large to open (${size}; the limit is ${MAX_LINK_TEXT} characters of graph), ` +
     'so the default example is shown instead. Share a smaller graph, or send the JSON file.',
-});
-
-const damaged = (why) => ({
-  kind: 'error',
-  message:
-    `This share link is damaged or incomplete (${why}), so the default example is shown instead. ` +
-    'Ask for the link again, or copy it whole.',
 });
 
 // The options that differ from the defaults, by their short keys.
@@ -113,38 +109,10 @@ function readPayload(payload) {
   };
 }
 
-// 'example=<id>&strategy=…&hardware=…&compare=A,B&dims=N=8,seq=128' → a state, or a damaged-link error.
-function readExampleLink(h) {
-  const [first, ...rest] = h.split('&');
-  const id = decodeURIComponent(first.slice('example='.length));
-  if (!/^[a-z0-9-]+$/.test(id)) return damaged('unknown example name');
-  const state = { example: id, options: { ...DEFAULT_OPTIONS } };
-  for (const part of rest) {
-    const cut = part.includes('=') ? part.indexOf('=') : part.length;
-    const key = part.slice(0, cut);
-    const value = decodeURIComponent(part.slice(cut + 1));
-    const known = ['strategy', 'hardware', 'compare', 'dims'].includes(key);
-    if (!known) return damaged(`it has an unknown setting “${key.slice(0, 40)}”`);
-    const dims = key === 'dims' ? parseDimsText(value).dims : null;
-    const valid = key === 'dims' ? !!dims : key === 'compare' ? isPair(value.split(',')) : isChoiceName(value);
-    if (!valid) return damaged(`“${value.slice(0, 40)}” is not a valid ${key} setting`);
-    if (key === 'compare') state.compare = value.split(',');
-    else if (key === 'dims') Object.assign(state.options, Object.keys(dims).length ? { dims } : {});
-    else state.options[key] = value;
-  }
-  return { kind: 'state', state };
-}
-
 export function decodeState(hash) {
-  const h = String(hash ?? '').replace(/^#/, '');
-  if (h === '') return { kind: 'empty' };
-  if (h.startsWith('example=')) {
-    try {
-      return readExampleLink(h);
-    } catch {
-      return damaged('its data cannot be read'); // a malformed %-escape
-    }
-  }
+  const readable = decodeReadableLink(hash);
+  if (readable) return readable;
+  const h = String(hash).replace(/^#/, '');
   const m = /^state=(\d+)\.(.+)$/s.exec(h);
   if (!m) return damaged('it does not look like a Fusion Playground link');
   let version = Number(m[1]);
@@ -171,12 +139,6 @@ export function decodeState(hash) {
   }
   const state = readPayload(payload);
   return state ? { kind: 'state', state } : damaged('its data is incomplete');
-}
-
-export function parseMode(search) {
-  const q = new URLSearchParams(search);
-  const flag = (k) => q.has(k) && q.get(k) !== '0' && q.get(k) !== 'false';
-  return { embed: flag('embed'), editable: flag('editable'), showJson: flag('json'), showCode: flag('code') };
 }
 
 // The iframe snippet that embeds a page URL (the caller adds ?embed to it).
