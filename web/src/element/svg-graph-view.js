@@ -238,6 +238,15 @@ export function createSvgGraphView(container, { onSelect = null, minZoom = 0.05 
   let view = null; // the viewBox {x, y, w, h}
   let fitted = null;
   let selected = null; // the selection target marked on the drawing
+  let bounds = null; // the drawing's extent, fitted again when the container changes size
+  // A container that changes size (the cards above it wrap once their numbers are in, the window is resized)
+  // gets the drawing fitted again, so its scale (and minZoom's readable labels) holds.
+  let fittedIn = null; // the container's size the last fit was made for
+  new ResizeObserver(() => {
+    if (!bounds || !last || !fittedIn) return;
+    const rect = container.getBoundingClientRect();
+    if (Math.abs(rect.width - fittedIn.width) > 0.5 || Math.abs(rect.height - fittedIn.height) > 0.5) fitTo(bounds);
+  }).observe(container);
 
   const setView = (v) => {
     view = v;
@@ -246,6 +255,7 @@ export function createSvgGraphView(container, { onSelect = null, minZoom = 0.05 
   // The viewBox that shows box b with a margin, never zoomed past MAX_ZOOM for the container's size.
   const fitTo = (b) => {
     const rect = container.getBoundingClientRect();
+    fittedIn = { width: rect.width, height: rect.height };
     const W = rect.width || 600;
     const H = rect.height || 400;
     const w = b.x1 - b.x0;
@@ -390,8 +400,8 @@ export function createSvgGraphView(container, { onSelect = null, minZoom = 0.05 
     svg,
     render(vm, { positions, routes }) {
       last = { vm, positions, routes };
-      const b = draw();
-      if (b) fitTo(b);
+      bounds = draw();
+      if (bounds) fitTo(bounds);
       else svg.removeAttribute('viewBox');
     },
     setColorBy(mode) {
@@ -400,6 +410,7 @@ export function createSvgGraphView(container, { onSelect = null, minZoom = 0.05 
     },
     clear() {
       last = null;
+      bounds = null;
       draw();
     },
     select(target) {
