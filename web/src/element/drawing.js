@@ -3,7 +3,7 @@
 // (views/graph-view.js, loaded on first use, so an embed of a small graph never downloads it) for bigger ones.
 //
 // Contract: drawingKind(vm) → 'svg' | 'cytoscape'; loadDrawing(kind) → Promise<make(container, {onSelect?,
-// minZoom?})> → {kind, clear(), draw(vm, layout, colorBy), select(target), fit(), destroy()}. onSelect (see
+// minZoom?})> → {kind, clear(), draw(vm, layout, colorBy), select(target, {reveal}), fit(), destroy()}. onSelect (see
 // svg-graph-view.js for the targets) makes ops, kernels and edges selectable by click, and in the SVG drawing
 // by keyboard too; select(target) marks one. Browser-only; shown by tests/browser/element.test.mjs and
 // page-embed.test.mjs.
@@ -21,7 +21,7 @@ function svgDrawing(container, options) {
       v.setColorBy(colorBy);
       v.render(vm, layout);
     },
-    select: (target) => v.select(target),
+    select: (target, options) => v.select(target, options),
     fit: () => v.fit(),
     destroy: () => v.svg.remove(),
   };

@@ -15,8 +15,9 @@
 // With onSelect (createSvgGraphView(container, {onSelect})) the ops, clusters and edges are focusable buttons:
 // a click (not a drag) or Enter/Space on a focused one calls onSelect({kind:'op', id: op index} |
 // {kind:'group', id} | {kind:'edge', id:{producer, consumer}}), a click on the background or Escape
-// onSelect(null); select(target) marks the selected one. minZoom (default 0.05) is the smallest fit: an embed
-// passes 1, so labels stay at their 11 px on screen and a wider drawing is panned instead of shrunk.
+// onSelect(null); select(target, {reveal}) marks the selected one (reveal: and pans to it). minZoom (default 0.05) is the smallest fit: an embed
+// passes 1, so labels stay at their 11 px on screen and a wider drawing is panned instead of shrunk; such a
+// drawing starts centred on its largest kernel. A container that changes size is fitted again.
 // Browser-only; shown by tests/browser/element.test.mjs and tests/browser/page-budget.test.mjs.
 
 import { boxOf, nodeLines } from '../layout/layout-input.js';
@@ -239,6 +240,7 @@ export function createSvgGraphView(container, { onSelect = null, minZoom = 0.05 
   let fitted = null;
   let selected = null; // the selection target marked on the drawing
   let bounds = null; // the drawing's extent, fitted again when the container changes size
+  let focus = null; // the largest kernel's cluster: where a drawing too big for the view starts
   // A container that changes size (the cards above it wrap once their numbers are in, the window is resized)
   // gets the drawing fitted again, so its scale (and minZoom's readable labels) holds.
   let fittedIn = null; // the container's size the last fit was made for
@@ -263,15 +265,19 @@ export function createSvgGraphView(container, { onSelect = null, minZoom = 0.05 
     const zoom = Math.max(minZoom, Math.min(MAX_ZOOM, (W - 2 * MARGIN) / w, (H - 2 * MARGIN) / h));
     const vw = W / zoom;
     const vh = H / zoom;
-    // A drawing wider or taller than the view (minZoom) starts at its left or top edge.
-    const x = vw < w + (2 * MARGIN) / zoom ? b.x0 - MARGIN / zoom : (b.x0 + b.x1) / 2 - vw / 2;
-    const y = vh < h + (2 * MARGIN) / zoom ? b.y0 - MARGIN / zoom : (b.y0 + b.y1) / 2 - vh / 2;
+    // A drawing wider or taller than the view (minZoom) starts on its largest kernel, kept inside the drawing.
+    const m = MARGIN / zoom;
+    const start = (lo, hi, size, mid) => Math.min(Math.max(mid - size / 2, lo - m), hi + m - size);
+    const f = focus ?? b;
+    const x = vw < w + 2 * m ? start(b.x0, b.x1, vw, (f.x0 + f.x1) / 2) : (b.x0 + b.x1) / 2 - vw / 2;
+    const y = vh < h + 2 * m ? start(b.y0, b.y1, vh, (f.y0 + f.y1) / 2) : (b.y0 + b.y1) / 2 - vh / 2;
     fitted = { x, y, w: vw, h: vh };
     setView(fitted);
   };
 
   const draw = () => {
     svg.replaceChildren();
+    focus = null;
     if (!last) return;
     const { vm, positions, routes } = last;
     const boxes = new Map();
@@ -289,6 +295,8 @@ export function createSvgGraphView(container, { onSelect = null, minZoom = 0.05 
       if (!b) continue;
       const r = { x0: b.x0 - CLUSTER_PAD, y0: b.y0 - CLUSTER_PAD, x1: b.x1 + CLUSTER_PAD, y1: b.y1 + CLUSTER_PAD };
       all.push({ ...r, y0: r.y0 - 18 });
+      const members = vm.nodes.filter((n) => n.parent === g.id).length;
+      if (!focus || members > focus.members) focus = { ...r, members };
       clusters.append(
         s(
           'g',
@@ -413,9 +421,17 @@ export function createSvgGraphView(container, { onSelect = null, minZoom = 0.05 
       bounds = null;
       draw();
     },
-    select(target) {
+    // Marks target; with reveal, pans so that it sits in the view's upper part (above an explanation box).
+    select(target, { reveal = false } = {}) {
       selected = target ?? null;
       mark();
+      const el = reveal && view && svg.querySelector('.selected');
+      if (!el) return;
+      const b = el.getBBox();
+      const cx = b.x + b.width / 2;
+      const cy = b.y + b.height / 2;
+      const seen = cx > view.x && cx < view.x + view.w && cy > view.y && cy < view.y + view.h * 0.4;
+      if (!seen) setView({ ...view, x: cx - view.w / 2, y: cy - view.h * 0.25 });
     },
     fit() {
       if (fitted) setView(fitted);

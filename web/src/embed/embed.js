@@ -124,9 +124,10 @@ export function startEmbed(mode, page) {
     $('notice-text').textContent = message ?? '';
   };
 
-  async function select(target) {
+  // reveal: pan the drawing to the selection (for &select=, which the reader did not click on screen).
+  async function select(target, { reveal = false } = {}) {
     state = { ...state, selection: target ?? null };
-    view?.select(state.selection);
+    view?.select(state.selection, { reveal });
     explain.hidden = !mode.showCode && !state.selection;
     if (state.selection || panel) (await selectionPanel()).render(state, false);
   }
@@ -185,7 +186,7 @@ export function startEmbed(mode, page) {
       `Planned ${graph.ops.length} ops into ${plan.kernels_fused} kernel${plan.kernels_fused === 1 ? '' : 's'} ` +
         `(${fused} fused) · click an op, a kernel or an edge${v.kind === 'svg' ? ' (or Tab to it, then Enter)' : ''} to see why`,
     );
-    await select(firstSelection(plan, graph));
+    await select(firstSelection(plan, graph), { reveal: true });
     document.body.dataset.planShown = String((Number(document.body.dataset.planShown) || 0) + 1);
   }
 
