@@ -126,6 +126,8 @@ test('the light ?embed selects by keyboard: Tab to an op or kernel, Enter explai
   await page.locator('#graph svg [data-group]').first().focus();
   await page.keyboard.press('Enter');
   await page.getByTestId('selection-panel').waitFor();
+  // the selection panel's code loads with the first selection, then explains it
+  await page.waitForFunction(() => /Kernel \d+/.test(document.getElementById('selection-body').textContent));
   assert.match(await page.getByTestId('selection-panel').textContent(), /Kernel \d+/);
   await page.keyboard.press('Tab'); // the next drawn element
   await page.keyboard.press('Enter');
