@@ -62,11 +62,11 @@ text { font-family: ${FONT}; font-size: ${FONT_SIZE}px; fill: ${c.ink}; text-anc
 `;
 
 // The selectable drawing's marks: the selected (or keyboard-focused) op, cluster or edge drawn thicker, the
-// op's border in the theme's selection colour.
+// op's border in the theme's selection colour (important: a kernel-coloured or output border is an inline style).
 const pickStyleOf = (c) => `
 .pick { cursor: pointer; outline: none; }
 .edge path.hit { stroke: transparent; stroke-width: 12; stroke-dasharray: none; }
-.op.selected rect.box, .op.pick:focus-visible rect.box { stroke: ${c.select}; stroke-width: 3.5; }
+.op.selected rect.box, .op.pick:focus-visible rect.box { stroke: ${c.select} !important; stroke-width: 3.5 !important; }
 .cluster.selected rect, .cluster.pick:focus-visible rect { stroke-width: 3.5; stroke-dasharray: 6 3; }
 .edge.selected path:not(.hit), .edge.pick:focus-visible path:not(.hit) { stroke-width: 4.5; }
 `;
