@@ -135,15 +135,15 @@ test(
 
 // The light ?embed (embed/embed.js, not the page's main.js) takes ?theme= and otherwise the system's setting;
 // its SVG drawing, cards, legend and explanation are in the theme's colours, every text ≥ 4.5:1.
+const embedOpText = (page) =>
+  page.evaluate(() => getComputedStyle(document.querySelector('#graph g.op:not(.source):not(.barrier) text')).fill);
 for (const width of [720, 390]) {
   test(`the light ?embed&theme=dark at ${width} px: dark colours, readable`, { timeout: 60_000 }, async () => {
     const page = await openPage(site, '?embed&theme=dark#example=transformer-mlp', { width, height: 480 });
     await waitForPlan(page);
     assert.equal(await page.evaluate(() => window.fusionPlayground.light), true, 'the light embed');
     assert.equal(await themeOf(page), 'dark');
-    const opText = () =>
-      page.evaluate(() => getComputedStyle(document.querySelector('#graph g.op:not(.source):not(.barrier) text')).fill);
-    assert.equal(await opText(), 'rgb(230, 237, 243)');
+    assert.equal(await embedOpText(page), 'rgb(230, 237, 243)');
     await page.locator('#graph svg [data-edge]').first().focus();
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => /→/.test(document.getElementById('selection-body').textContent));
@@ -162,13 +162,11 @@ test(
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto(`${site.server.url}?embed#example=transformer-mlp`);
     await waitForPlan(page);
-    const opText = () =>
-      page.evaluate(() => getComputedStyle(document.querySelector('#graph g.op:not(.source):not(.barrier) text')).fill);
     assert.equal(await themeOf(page), 'dark');
-    assert.equal(await opText(), 'rgb(230, 237, 243)');
+    assert.equal(await embedOpText(page), 'rgb(230, 237, 243)');
     await page.emulateMedia({ colorScheme: 'light' });
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
-    assert.equal(await opText(), 'rgb(31, 35, 40)');
+    assert.equal(await embedOpText(page), 'rgb(31, 35, 40)');
     await shot(page, 'embed-light-720');
     assert.deepEqual(await lowContrastTexts(page), []);
     assert.deepEqual(page.problems, []);
