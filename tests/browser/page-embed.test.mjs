@@ -191,3 +191,16 @@ test('?embed&compare=xla,tvm shows both strategies side by side; a bad pair says
   assert.match(await bad.getByTestId('notice').textContent(), /not two strategy names/);
   await bad.context().close();
 });
+
+// Plan search is the full module's: an embed link with &optimal runs the page's code in embed mode, which plans
+// greedily, then shows the searched plan (the greedy trap: 100,712,448 B greedy, 67,162,112 B optimal).
+test('?embed of a link with &optimal shows the searched plan (the page in embed mode)', async () => {
+  const page = await openPage(site, '?embed#example=greedy-trap&optimal', { width: 720, height: 480 });
+  await page.waitForFunction(() => window.fusionPlayground?.store?.getState().search?.status === 'done', null, {
+    timeout: 30_000,
+  });
+  assert.equal(await page.evaluate(() => window.fusionPlayground.light), undefined, 'not the light embed');
+  await page.waitForFunction(() => window.fusionPlayground.store.getState().plan?.bytes_fused === 67162112);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
