@@ -38,12 +38,31 @@ const CHUNKS = [
 // graph-view.js (the Cytoscape drawing; the element draws graphs of up to 50 boxes as SVG, svg-graph-view.js)
 // and url-state.js (the link codec, for "Open in playground" once the plan is drawn).
 const ON_USE_IN_ELEMENT = /[\\/](graph-view|url-state)\.js$/;
+// What the page and the light ?embed (embed/embed.js) share and the element never uses: the selection panel
+// (with the code view), the totals cards, the page mode, the gallery's titles, the strategy labels and the
+// embed's query string. A chunk of its own (embed-view), so that the element does not download it. The page's
+// planner client (the full module's worker) stays out of both, since the light embed imports it only for &code.
+const PAGE_AND_EMBED =
+  /[\\/]web[\\/]src[\\/](views[\\/](totals|page-chrome)|gallery[\\/]gallery|planner[\\/]strategy-catalog|share[\\/](embed-params|example-link))\.js$/;
+const NOT_SHARED = /[\\/](planner-client|selection-panel|code-view|box-labels)\.js$/;
+// What the element and the light ?embed draw with and the page does not load before its first plan: the SVG
+// drawing (svg-graph-view.js and svg/plan-svg.js, which the page's SVG export loads on use) and the plan-only
+// planner's client. A chunk of its own (svg-view), so that the page does not download it.
+const ELEMENT_AND_EMBED =
+  /[\\/]web[\\/]src[\\/](element[\\/](drawing|svg-graph-view)|svg[\\/]plan-svg|planner[\\/]plan-only-client)\.js$/;
 const APP_CHUNKS = [
   {
     name: 'plan-view',
-    test: (id) => /[\\/]web[\\/]src[\\/]/.test(id) && !ON_USE_IN_ELEMENT.test(id),
+    test: (id) =>
+      /[\\/]web[\\/]src[\\/]/.test(id) &&
+      !ON_USE_IN_ELEMENT.test(id) &&
+      !PAGE_AND_EMBED.test(id) &&
+      !ELEMENT_AND_EMBED.test(id) &&
+      !NOT_SHARED.test(id),
     minShareCount: 2,
   },
+  { name: 'embed-view', test: PAGE_AND_EMBED, minShareCount: 2 },
+  { name: 'svg-view', test: ELEMENT_AND_EMBED, minShareCount: 2 },
 ];
 const output = { codeSplitting: { groups: CHUNKS } };
 
@@ -57,7 +76,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 2048,
     reportCompressedSize: false, // tools/size-report.mjs prints raw and gzip sizes, with the budgets
     rolldownOptions: {
-      input: { main: here('web/index.html'), [ELEMENT]: here('web/src/element/element.js') },
+      input: { index: here('web/index.html'), [ELEMENT]: here('web/src/element/element.js') },
       output: {
         codeSplitting: { groups: [...CHUNKS, ...APP_CHUNKS] },
         entryFileNames: (chunk) => (chunk.name === ELEMENT ? `${ELEMENT}.js` : 'assets/[name]-[hash].js'),

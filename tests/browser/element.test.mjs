@@ -79,7 +79,7 @@ test(
     );
     assert.deepEqual(
       drawn.map((d) => d.legend),
-      [false, false, true],
+      [false, false, true, false],
     );
     for (const d of drawn) {
       assert.ok(d.ops > 0 && d.ops === d.shownOps, `${d.id}: ${d.ops} boxes for ${d.shownOps} ops`);
@@ -88,7 +88,7 @@ test(
     }
     assert.deepEqual(
       drawn.map((d) => d.filled > 0),
-      [false, false, true],
+      [false, false, true, false],
     );
     // The link is made once the plan is drawn.
     await page.waitForFunction(() =>
@@ -223,3 +223,106 @@ test(
     await page.context().close();
   },
 );
+
+// The editable element's JSON box (element-editor.js): what the reader types is planned, an error says what and
+// where without touching their text or the last good drawing, and Reset restores the original graph.
+test(
+  'editable: the reader changes the graph, errors say what and where, Reset restores it',
+  { timeout: 60_000 },
+  async () => {
+    const page = await openPage(site, 'element-demo.html', { width: 720, height: 1400 });
+    await waitForElements(page);
+    const el = page.locator('#editable');
+    const box = el.locator('textarea');
+    const shown = () => page.evaluate(() => Number(document.querySelector('#editable').dataset.planShown));
+    assert.equal(await page.locator('#inline').locator('textarea').count(), 0, 'a read-only element has no box');
+    const original = await box.inputValue();
+    const before = await numbers(page, 'editable');
+    assert.deepEqual(before, cliNumbers(original));
+    assert.equal(await el.getByRole('button', { name: 'Reset' }).isDisabled(), true);
+    // A graph that plans: relu → exp keeps fusing; a new op changes the numbers.
+    const edited = JSON.stringify({
+      ops: [
+        ...JSON.parse(original).ops,
+        {
+          name: 'extra',
+          kind: 'exp',
+          inputs: [JSON.parse(original).ops.at(-1).name],
+          shape: JSON.parse(original).ops.at(-1).shape,
+          dtype: JSON.parse(original).ops.at(-1).dtype,
+        },
+      ],
+    });
+    let n = await shown();
+    await box.fill(edited);
+    await page.waitForFunction((k) => Number(document.querySelector('#editable').dataset.planShown) > k, n);
+    assert.deepEqual(await numbers(page, 'editable'), cliNumbers(edited));
+    assert.match(await el.locator('.editor-status').textContent(), /Planned your graph/);
+    // Broken JSON: the message names the line and column; the text and the drawing stay.
+    const broken = edited.replace('"extra"', '"extra",,');
+    n = await shown();
+    await box.fill(broken);
+    await page.waitForFunction((k) => Number(document.querySelector('#editable').dataset.planShown) > k, n);
+    assert.match(await el.locator('.editor-status').textContent(), /Not planned — (Line \d+, column \d+|.*line \d+)/i);
+    assert.equal(await box.getAttribute('aria-invalid'), 'true');
+    assert.equal(await box.inputValue(), broken, 'what the reader typed is kept');
+    assert.deepEqual(await numbers(page, 'editable'), cliNumbers(edited), 'the last good plan stays');
+    // An unknown input is named.
+    const unknown = JSON.stringify({
+      ops: [...JSON.parse(edited).ops.slice(0, -1), { ...JSON.parse(edited).ops.at(-1), inputs: ['nowhere'] }],
+    });
+    n = await shown();
+    await box.fill(unknown);
+    await page.waitForFunction((k) => Number(document.querySelector('#editable').dataset.planShown) > k, n);
+    assert.match(await el.locator('.editor-status').textContent(), /nowhere/);
+    assert.equal(await box.inputValue(), unknown);
+    await shot(page, 'element-editable');
+    // Reset: the original text and numbers.
+    n = await shown();
+    await el.getByRole('button', { name: 'Reset' }).click();
+    await page.waitForFunction((k) => Number(document.querySelector('#editable').dataset.planShown) > k, n);
+    assert.equal(await box.inputValue(), original);
+    assert.deepEqual(await numbers(page, 'editable'), before);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  },
+);
+
+for (const width of [720, 390, 360]) {
+  test(
+    `at ${width} px the element fits without scrollbars and its texts are at least 11 px`,
+    { timeout: 60_000 },
+    async () => {
+      const page = await openPage(site, 'element-demo.html', { width, height: 1400 });
+      await waitForElements(page);
+      const report = await page.evaluate(() =>
+        [...document.querySelectorAll('fusion-playground')].map((e) => {
+          const small = [];
+          const root = e.shadowRoot;
+          for (const el of root.querySelectorAll('.cards *, .legend span, .foot *')) {
+            if (![...el.childNodes].some((n) => n.nodeType === 3 && n.data.trim()) || !el.getBoundingClientRect().width)
+              continue;
+            const size = parseFloat(getComputedStyle(el).fontSize);
+            if (size < 11) small.push(`${el.className}: ${size}`);
+          }
+          const svg = root.querySelector('svg');
+          const scale = svg.getScreenCTM().a;
+          for (const t of svg.querySelectorAll('[data-op] text'))
+            if (parseFloat(getComputedStyle(t).fontSize) * scale < 10.99) small.push(`label ${t.textContent}`);
+          const r = e.getBoundingClientRect();
+          return {
+            id: e.id,
+            small,
+            wider: r.right > document.documentElement.clientWidth + 0.5 || e.scrollWidth > e.clientWidth,
+          };
+        }),
+      );
+      for (const r of report) assert.deepEqual(r, { id: r.id, small: [], wider: false });
+      assert.ok(
+        await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+      );
+      if (width === 360) await shot(page, 'element-360');
+      await page.context().close();
+    },
+  );
+}

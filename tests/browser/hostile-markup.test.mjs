@@ -75,7 +75,7 @@ test('a kind and an unknown input with HTML come back in the error message as te
     ],
   });
   const { page, requests } = await openWatched(link({ t: text }));
-  await page.waitForFunction(() => window.fusionPlayground.store.getState().error);
+  await page.waitForFunction(() => window.fusionPlayground?.store.getState().error);
   assert.equal(await page.evaluate(() => window.fusionPlayground.store.getState().error.error.code), 'unknown_kind');
   await page.getByTestId('editor-status').getByText(IMG).waitFor();
   await page.getByTestId('status').getByText(IMG).waitFor();

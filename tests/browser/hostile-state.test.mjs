@@ -100,18 +100,18 @@ test('a draft survives a planner failure and a reload', { timeout: 120_000 }, as
   );
 
   await page.reload(); // the link now carries the failing text: it opens again, with its error
-  await page.waitForFunction(() => window.fusionPlayground.store.getState().error);
+  await page.waitForFunction(() => window.fusionPlayground?.store.getState().error);
   assert.deepEqual(
     { ...(await state(page)), example: undefined },
     { example: undefined, text: failing, code: 'cycle', ops: null },
   );
 
   await page.goto(site.server.url); // a fresh visit: no link, so the draft is what opens
-  await page.waitForFunction(() => window.fusionPlayground.store.getState().error);
+  await page.waitForFunction(() => window.fusionPlayground?.store.getState().error);
   assert.equal(await editorText(page), failing);
   // Fixing the draft plans again.
   await page.evaluate((t) => window.fusionPlayground.store.dispatch({ type: 'set-text', text: t }), draft);
-  await page.waitForFunction(() => window.fusionPlayground.store.getState().plan);
+  await page.waitForFunction(() => window.fusionPlayground?.store.getState().plan);
   assert.deepEqual(
     { ...(await state(page)), example: undefined },
     { example: undefined, text: draft, code: null, ops: 3 },
@@ -142,7 +142,8 @@ test('300 edits in one page all plan, and the JS heap stops growing', { timeout:
     );
     await page.waitForFunction(
       (d) => {
-        const s = window.fusionPlayground.store.getState();
+        const s = window.fusionPlayground?.store.getState(); // the page's script runs after the load event
+        if (!s) return false;
         return s.planned?.text === s.text && !s.error && s.graph.ops[1].shape[0] === d;
       },
       9 + i,

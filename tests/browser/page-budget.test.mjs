@@ -6,8 +6,8 @@
 // graphs, no JSON editor, compare view or ONNX importer in an embed, no Cytoscape (the element draws small
 // graphs as SVG) and no link codec in the element before its first drawing — the page's JSON editor does load after
 // its first plan, and a host that serves the WebAssembly with another MIME type still gets a plan. The element
-// loads the plan-only WebAssembly module (fusion_plan) and never the full one; the page and ?embed the full one
-// (fusion_core) and never the element's.
+// and the light ?embed load the plan-only WebAssembly module (fusion_plan) and never the full one; the page the
+// full one (fusion_core) and never the element's. ?embed downloads neither the page's code (main) nor Cytoscape.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,8 @@ import { launchChromium } from './chromium.mjs';
 import { root } from './page-helpers.mjs';
 import { startStaticServer } from './static-server.mjs';
 
-const budget = (entry) => BUDGETS.find((b) => b.entry === entry).budget;
+const budget = (name) => BUDGETS.find((b) => b.name === name || b.entry === name).budget;
+const EMBED = '?embed of a small graph';
 // Not loaded by the element before its first drawing, for small graphs.
 const ELEMENT_LAZY = ['cytoscape', 'graph-view', 'url-state'];
 const LAZY = ['elk', 'codemirror', 'json-editor', 'compare-view', 'import-file', 'import-worker', 'onnx-protobuf'];
@@ -162,16 +163,17 @@ test('?embed of a small graph loads no editor, compare view, importer or ELK', {
   await run.page.waitForTimeout(3500); // past the page's editor fallback delay: still nothing lazy
   const all = await run.all();
   const names = all.map((f) => f.name);
-  for (const lazy of LAZY) assert.ok(!names.includes(lazy), `${lazy} is not loaded: ${table(all)}`);
-  assert.ok(names.includes('fusion_core') && !names.includes('fusion_plan'), `the full module only: ${table(all)}`);
-  assert.equal(
-    await run.page.evaluate(() => window.fusionPlayground.timings.lastLayout.engine),
-    'layered',
-    'a small graph gets the light layout',
-  );
+  for (const lazy of [...LAZY, ...ELEMENT_LAZY, 'main', 'planner-client', 'selection-panel'])
+    assert.ok(!names.includes(lazy), `${lazy} is not loaded: ${table(all)}`);
+  assert.ok(names.includes('fusion_plan') && !names.includes('fusion_core'), `the plan-only module: ${table(all)}`);
+  const drawn = await run.page.evaluate(() => ({
+    boxes: document.querySelectorAll('#graph svg [data-op]').length,
+    canvases: document.querySelectorAll('#graph canvas').length,
+  }));
+  assert.deepEqual(drawn, { boxes: 11, canvases: 0 }, 'drawn as SVG');
   assert.deepEqual(run.problems, []);
   console.log(`?embed: ${kib(run.total)} — ${table(run.files)}`);
-  assert.ok(run.total <= budget('index.html'), `${kib(run.total)} > ${kib(budget('index.html'))}`);
+  assert.ok(run.total <= budget(EMBED), `${kib(run.total)} > ${kib(budget(EMBED))}`);
   await run.page.context().close();
 });
 
@@ -186,7 +188,7 @@ test(
       `the page loads the full module: ${table(run.files)}`,
     );
     console.log(`page: ${kib(run.total)} — ${table(run.files)}`);
-    assert.ok(run.total <= budget('index.html'), `${kib(run.total)} > ${kib(budget('index.html'))}`);
+    assert.ok(run.total <= budget('page'), `${kib(run.total)} > ${kib(budget('page'))}`);
     await run.page.locator('[data-testid="json-editor"] .cm-editor').waitFor({ timeout: 30_000 });
     assert.ok(
       (await run.all()).some((f) => f.name === 'codemirror'),

@@ -44,7 +44,7 @@ test('a kernel shows its C code, then Triton; a load line selects its op', { tim
   await shot(page, 'code-view-triton');
 
   await page.getByTestId('code-load').first().locator('a').click();
-  await page.waitForFunction(() => window.fusionPlayground.store.getState().selection?.kind === 'op');
+  await page.waitForFunction(() => window.fusionPlayground?.store.getState().selection?.kind === 'op');
   assert.deepEqual(await page.evaluate(() => window.fusionPlayground.store.getState().selection), {
     kind: 'op',
     id: 0,

@@ -30,7 +30,8 @@ const link = (text, options = {}) => `#${encodeState({ example: null, text, opti
 const plannedAt = (page, name, value) =>
   page.waitForFunction(
     ([n, v]) => {
-      const s = window.fusionPlayground.store.getState();
+      const s = window.fusionPlayground?.store.getState(); // the page's script runs after the load event
+      if (!s) return false;
       const p = s.planned;
       return (
         s.plan?.dims?.[n] === v &&
@@ -203,7 +204,9 @@ test(
     await page.getByTestId('dim-value-seq').press('Enter');
     await plannedAt(page, 'seq', 1024);
     await page.waitForFunction(
-      () => window.fusionPlayground.graphPlan() === window.fusionPlayground.store.getState().plan,
+      () =>
+        window.fusionPlayground &&
+        window.fusionPlayground.graphPlan() === window.fusionPlayground.store.getState().plan,
     );
     const after = await boxes();
     for (const b of after) assert.equal(b.line, expected(b), b.id);

@@ -57,3 +57,150 @@ test('the Embed button offers an iframe snippet for this graph', { timeout: 60_0
   assert.match(await page.getByTestId('embed-snippet').inputValue(), /\?embed&amp;json#example=diamond/);
   await page.context().close();
 });
+
+// The light ?embed (embed/embed.js): the element's SVG drawing, selectable by click and by keyboard, with the
+// selection explained over the graph; &select=; the compare view with &compare=A,B; narrow widths.
+
+// Every visible text's on-screen size in the embed (SVG labels at their drawn scale), and the page's overflow.
+const readability = (page) =>
+  page.evaluate(() => {
+    const small = [];
+    for (const el of document.querySelectorAll('.embed-bar *, [data-testid="totals"] *, .legend span, #status')) {
+      const r = el.getBoundingClientRect();
+      if (!r.width || !el.childNodes.length || ![...el.childNodes].some((n) => n.nodeType === 3 && n.data.trim()))
+        continue;
+      const size = parseFloat(getComputedStyle(el).fontSize);
+      if (size < 11) small.push(`${el.id || el.className}: ${size}px`);
+    }
+    const svg = document.querySelector('#graph svg');
+    const scale = svg.getScreenCTM().a;
+    for (const t of svg.querySelectorAll('[data-op] text')) {
+      const size = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (size < 10.99) small.push(`op label ${t.textContent}: ${size.toFixed(1)}px`);
+    }
+    const d = document.documentElement;
+    return { small, scrollX: d.scrollWidth > d.clientWidth, scrollY: d.scrollHeight > d.clientHeight };
+  });
+
+for (const width of [720, 390, 360]) {
+  test(`the light ?embed at ${width} px: SVG, readable, no scrollbars, click selects and explains`, async () => {
+    const page = await openPage(site, '?embed#example=barrier-sandwich', { width, height: 520 });
+    await waitForPlan(page);
+    assert.equal(await page.locator('#graph canvas').count(), 0, 'no Cytoscape');
+    assert.ok((await page.locator('#graph svg [data-op]').count()) > 0);
+    assert.equal(await page.evaluate(() => window.fusionPlayground.light), true);
+    assert.deepEqual(await readability(page), { small: [], scrollX: false, scrollY: false });
+    assert.equal(await page.getByTestId('selection-panel').isVisible(), false, 'no explanation before a selection');
+    // A click on an unfused edge (a point of it on screen, not under a box) explains it in the planner's words.
+    const at = await page.evaluate(() => {
+      const wrap = document.getElementById('graph').getBoundingClientRect();
+      for (const g of document.querySelectorAll('#graph svg [data-edge]:not(.fused)')) {
+        const path = g.querySelector('path.hit');
+        const len = path.getTotalLength();
+        for (let k = 1; k < 20; k++) {
+          const p = path.getPointAtLength((len * k) / 20).matrixTransform(path.getScreenCTM());
+          const inside = p.x > wrap.left && p.x < wrap.right && p.y > wrap.top && p.y < wrap.bottom;
+          if (inside && document.elementFromPoint(p.x, p.y)?.closest('[data-edge]') === g)
+            return { x: p.x, y: p.y, id: g.dataset.edge };
+        }
+      }
+      return null;
+    });
+    assert.ok(at, 'an unfused edge is on screen');
+    await page.mouse.click(at.x, at.y);
+    await page.getByTestId('edge-reason').waitFor();
+    assert.match(await page.getByTestId('edge-reason').textContent(), /\w/);
+    assert.ok((await page.locator(`[data-edge="${at.id}"]`).getAttribute('class')).includes('selected'));
+    await shot(page, `embed-light-${width}`);
+    // Escape closes it; the close button too.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('selection-panel').waitFor({ state: 'hidden' });
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+}
+
+test('the light ?embed selects by keyboard: Tab to an op or kernel, Enter explains it', async () => {
+  const page = await openPage(site, '?embed#example=transformer-mlp', { width: 720, height: 480 });
+  await waitForPlan(page);
+  await page.locator('#graph svg [data-group]').first().focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('selection-panel').waitFor();
+  // the selection panel's code loads with the first selection, then explains it
+  await page.waitForFunction(() => /Kernel \d+/.test(document.getElementById('selection-body').textContent));
+  assert.match(await page.getByTestId('selection-panel').textContent(), /Kernel \d+/);
+  await page.keyboard.press('Tab'); // the next drawn element
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /→|op|Kernel/.test(document.getElementById('selection-body').textContent));
+  const focused = await page.evaluate(() => document.activeElement.closest('#graph svg') !== null);
+  assert.ok(focused, 'focus stays on the drawing');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('&select= opens an edge, op or kernel explained; a bad value says so and the plan is shown', async () => {
+  const cases = [
+    ['edge:fc1>fc1_bias', /fc1 → fc1_bias/],
+    ['op:act', /act/],
+    ['kernel:6', /Kernel 6/],
+  ];
+  for (const [select, text] of cases) {
+    const page = await openPage(site, `?embed&select=${encodeURIComponent(select)}#example=transformer-mlp`, {
+      width: 390,
+      height: 560,
+    });
+    await waitForPlan(page);
+    assert.ok(await page.getByTestId('selection-panel').isVisible(), select);
+    assert.match(await page.locator('#selection-body').textContent(), text);
+    assert.equal(await page.locator('#graph svg .selected').count(), 1, `${select} is marked on the drawing`);
+    assert.equal(await page.getByTestId('notice').isVisible(), false);
+    if (select.startsWith('edge')) await shot(page, 'embed-select-390');
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  }
+  for (const [select, message] of [
+    ['op:nope', /no op called “nope”/],
+    ['edge:fc1', /one '>' between two op names/],
+    ['kernel:99', /no kernel 99/],
+    ['fc1', /select=op:NAME/],
+  ]) {
+    const page = await openPage(site, `?embed&select=${encodeURIComponent(select)}#example=transformer-mlp`, {
+      width: 720,
+      height: 480,
+    });
+    await waitForPlan(page);
+    assert.match(await page.getByTestId('notice').textContent(), message);
+    assert.match(await page.getByTestId('kernels').textContent(), /6 → 4/, 'the plan is still shown');
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  }
+});
+
+test('?embed&compare=xla,tvm shows both strategies side by side; a bad pair says so', async () => {
+  const page = await openPage(site, '?embed&compare=xla,tvm#example=transformer-mlp', { width: 720, height: 560 });
+  await page.locator('.compare-side').nth(1).waitFor({ timeout: 30_000 });
+  const sides = await page.locator('.compare-side').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()));
+  assert.equal(sides.length, 2);
+  assert.ok(sides[1].left >= sides[0].right - 1, 'side by side');
+  await page.waitForFunction(() => document.querySelectorAll('.compare-side .card-value').length > 0);
+  await shot(page, 'embed-compare-720');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+  const bad = await openPage(site, '?embed&compare=xla#example=diamond', { width: 720, height: 480 });
+  await waitForPlan(bad);
+  assert.match(await bad.getByTestId('notice').textContent(), /not two strategy names/);
+  await bad.context().close();
+});
+
+// Plan search is the full module's: an embed link with &optimal runs the page's code in embed mode, which plans
+// greedily, then shows the searched plan (the greedy trap: 100,712,448 B greedy, 67,162,112 B optimal).
+test('?embed of a link with &optimal shows the searched plan (the page in embed mode)', async () => {
+  const page = await openPage(site, '?embed#example=greedy-trap&optimal', { width: 720, height: 480 });
+  await page.waitForFunction(() => window.fusionPlayground?.store?.getState().search?.status === 'done', null, {
+    timeout: 30_000,
+  });
+  assert.equal(await page.evaluate(() => window.fusionPlayground.light), undefined, 'not the light embed');
+  await page.waitForFunction(() => window.fusionPlayground.store.getState().plan?.bytes_fused === 67162112);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -30,13 +30,17 @@ for (const width of [1440, 1280]) {
     const { rows, height } = await topbarRows(page);
     assert.equal(rows, 1);
     assert.ok(height < 70, `top bar ${height} px tall`);
-    // Room for one more small control next to the Strategy picker.
-    const spare = await page.evaluate(() => {
+    // The Optimal switch (the plan search's, placed next to the Strategy picker) sits in that one row, and some
+    // room is still left between the brand and the first control.
+    const { spare, optimal, bar } = await page.evaluate(() => {
       const brand = document.querySelector('.brand').getBoundingClientRect();
       const first = document.querySelector('#open-file').getBoundingClientRect();
-      return first.left - brand.right;
+      const box = document.querySelector('[data-testid="opt-optimal"]').getBoundingClientRect();
+      const top = document.querySelector('.topbar').getBoundingClientRect();
+      return { spare: first.left - brand.right, optimal: box, bar: top };
     });
-    assert.ok(spare >= 110, `${spare} px to spare`);
+    assert.ok(optimal.width > 0 && optimal.top >= bar.top && optimal.bottom <= bar.bottom, 'Optimal in the top bar');
+    assert.ok(spare >= 40, `${spare} px to spare`);
     await page.context().close();
   });
 }

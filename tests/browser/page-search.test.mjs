@@ -196,7 +196,9 @@ test(
     assert.deepEqual(meanwhile, { bytes: fusion.plan(TRAP).bytes_fused, status: 'running' });
     // The planner worker still answers greedy plans meanwhile: a new option is planned (and the search restarts).
     const drawn = await waitForPlan(page);
+    await page.locator('#options-menu summary').click(); // Resident sources lives in the Options menu
     await page.getByTestId('opt-resident').check();
+    await page.keyboard.press('Escape');
     await waitForPlan(page, drawn + 1);
     assert.equal((await shownNumbers(page)).bytes_fused, fusion.plan(text, { resident_sources: true }).bytes_fused);
     await waitForStatus(page, /^Searching/);

@@ -1,7 +1,9 @@
 // page-theme.test.mjs — the light and dark themes: ?theme= and the top bar's picker (remembered), the system's
 // prefers-color-scheme by default; every visible text ≥ 4.5:1 on its background and no serious or critical
 // axe-core violation, in both themes at 1440, 1280 and 390 px (the JSON box, the plan panel and an open menu
-// included); the graph repaints in the theme's colours. Screenshots: build/screenshots/page-<theme>-<width>.png.
+// included); the graph repaints in the theme's colours. The element's theme attribute, also changed after a
+// drawing; the light ?embed's ?theme= and system setting. Screenshots: build/screenshots/page-<theme>-<width>.png,
+// embed-dark-720/390.png, embed-light-720.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openSite, openPage, waitForPlan, shot } from './page-helpers.mjs';
@@ -116,6 +118,58 @@ test(
       document.getElementById('dark').shadowRoot.append(s);
     });
     assert.ok((await lowContrastTexts(page, { host: '#dark' })).some((t) => t.includes('label')));
+    // A theme set or removed after the first drawing repaints the drawing at once, without planning again.
+    const shown = () =>
+      page.evaluate(() => ['dark', 'light'].map((id) => document.getElementById(id).dataset.planShown));
+    const before = await shown();
+    await page.evaluate(() => {
+      document.getElementById('light').setAttribute('theme', 'dark');
+      document.getElementById('dark').removeAttribute('theme');
+    });
+    assert.equal((await look('light')).opText, 'rgb(230, 237, 243)');
+    assert.equal((await look('dark')).opText, 'rgb(31, 35, 40)');
+    assert.deepEqual(await shown(), before, 'a theme change does not plan again');
+    await page.context().close();
+  },
+);
+
+// The light ?embed (embed/embed.js, not the page's main.js) takes ?theme= and otherwise the system's setting;
+// its SVG drawing, cards, legend and explanation are in the theme's colours, every text ≥ 4.5:1.
+const embedOpText = (page) =>
+  page.evaluate(() => getComputedStyle(document.querySelector('#graph g.op:not(.source):not(.barrier) text')).fill);
+for (const width of [720, 390]) {
+  test(`the light ?embed&theme=dark at ${width} px: dark colours, readable`, { timeout: 60_000 }, async () => {
+    const page = await openPage(site, '?embed&theme=dark#example=transformer-mlp', { width, height: 480 });
+    await waitForPlan(page);
+    assert.equal(await page.evaluate(() => window.fusionPlayground.light), true, 'the light embed');
+    assert.equal(await themeOf(page), 'dark');
+    assert.equal(await embedOpText(page), 'rgb(230, 237, 243)');
+    await page.locator('#graph svg [data-edge]').first().focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /→/.test(document.getElementById('selection-body').textContent));
+    await shot(page, `embed-dark-${width}`);
+    assert.deepEqual(await lowContrastTexts(page), []);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+}
+
+test(
+  'the light ?embed follows the system: dark, then light live, the drawing repainted',
+  { timeout: 60_000 },
+  async () => {
+    const page = await openPage(site, '', { width: 720, height: 480 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${site.server.url}?embed#example=transformer-mlp`);
+    await waitForPlan(page);
+    assert.equal(await themeOf(page), 'dark');
+    assert.equal(await embedOpText(page), 'rgb(230, 237, 243)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    assert.equal(await embedOpText(page), 'rgb(31, 35, 40)');
+    await shot(page, 'embed-light-720');
+    assert.deepEqual(await lowContrastTexts(page), []);
+    assert.deepEqual(page.problems, []);
     await page.context().close();
   },
 );

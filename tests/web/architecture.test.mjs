@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../../web/src/', import.meta.url));
 
-// What the two entries (the page and the element) may import: every folder but page/ (and the page element/).
+// What the entries (the page, the element and the light embed) may import: every folder but page/ (and the page
+// element/ and embed/, the light embed element/ but not import/).
 const UI = [
   'state',
   'graph',
@@ -41,7 +42,8 @@ const MAY_IMPORT = {
   import: ['graph', 'present', 'state', 'worker-rpc', 'views/dom.js'],
   'import/onnx': ['graph/op-kinds.js'],
   element: UI,
-  page: [...UI, 'element'],
+  embed: [...UI.filter((folder) => folder !== 'import'), 'element'],
+  page: [...UI, 'element', 'embed'],
 };
 
 // Modules that must run without a DOM: whole pure folders, and the pure files of mixed ones.
@@ -52,6 +54,8 @@ const PURE = [
   'worker-rpc',
   'present',
   'share/url-state.js',
+  'share/embed-params.js',
+  'share/example-link.js',
   'layout/layout-input.js',
   'layout/layered-layout.js',
   'layout/run-layout.js',
@@ -120,7 +124,7 @@ test('each folder imports only the folders its README allows', () => {
   assert.deepEqual(problems, []);
 });
 
-test('nothing imports from page/, and only page/ and element/ import element/', () => {
+test('nothing imports from page/, and only page/, element/ and embed/ import element/', () => {
   const into = (prefix) =>
     FILES.filter(
       ({ path, file, text }) =>
@@ -133,7 +137,7 @@ test('nothing imports from page/, and only page/ and element/ import element/', 
   );
   assert.deepEqual(
     into('element/')
-      .filter(({ file }) => !file.startsWith('page/'))
+      .filter(({ file }) => !file.startsWith('page/') && !file.startsWith('embed/'))
       .map((f) => f.file),
     [],
   );

@@ -75,7 +75,16 @@ test('no hash means no link state', () => {
 });
 
 test('the page mode comes from ?embed, ?editable, ?json, ?code and ?theme', () => {
-  const none = { embed: false, editable: false, showJson: false, showCode: false, theme: null };
+  const none = {
+    embed: false,
+    editable: false,
+    showJson: false,
+    showCode: false,
+    theme: null,
+    compare: null,
+    select: null,
+    onnx: false,
+  };
   assert.deepEqual(parseMode(''), none);
   assert.deepEqual(parseMode('?embed'), { ...none, embed: true });
   assert.deepEqual(parseMode('?embed&editable&json'), { ...none, embed: true, editable: true, showJson: true });

@@ -6,7 +6,11 @@
 //   <fusion-playground example="attention-scores" color-by="bytes" dims="batch=8,seq=2048"></fusion-playground>
 // Attributes (element-config.js): src, example, broadcast="false", resident-sources, strategy="xla|tvm|…",
 // hardware="a100|h100|…", dims="N=8,seq=128" (values of named dimensions, docs/design.md §16), color-by="bytes",
-// playground (the URL of the full page for "Open in playground"; default: the folder of this script).
+// playground (the URL of the full page for "Open in playground"; default: the folder of this script),
+// editable (a JSON box under the graph, element-editor.js, loaded only then: the reader's text is planned as
+// they type, an error is said under the box with the last good drawing kept, and Reset restores the graph),
+// theme="dark" (element.css's dark colours; the drawing reads them when drawn, and a later change of theme
+// repaints it without planning again).
 // Read-only: totals (bytes unfused/fused, speedup, kernels, estimated time; the bytes cards add the planner's
 // formula when the graph has named dimensions), the graph with fusion groups and their pattern
 // labels, a status line naming the strategy, the hardware and the sizes planned at.
@@ -21,7 +25,7 @@ import { readElementConfig } from './element-config.js';
 import { createPlanOnlyPlanner } from '../planner/plan-only-client.js';
 import { buildViewModel } from '../present/view-model.js';
 import { layoutGraph } from '../layout/layout.js';
-import { createSvgGraphView, SVG_MAX_NODES } from './svg-graph-view.js';
+import { drawingKind, loadDrawing } from './drawing.js';
 import { renderHeatLegend } from '../views/heat-legend.js';
 import { parseGraphText } from '../graph/graph-text.js';
 import { summarize } from '../graph/error-summary.js';
@@ -42,6 +46,7 @@ const ATTRS = [
   'dims',
   'color-by',
   'playground',
+  'editable',
 ];
 const CARDS = [
   ['bytes_unfused', 'Bytes unfused'],
@@ -52,15 +57,18 @@ const CARDS = [
 ];
 
 class FusionPlaygroundElement extends HTMLElement {
-  static observedAttributes = ATTRS;
+  static observedAttributes = [...ATTRS, 'theme'];
 
   connectedCallback() {
     if (!this.shadowRoot) this.#build();
     this.#refresh();
   }
 
-  attributeChangedCallback() {
-    if (this.shadowRoot && this.isConnected) this.#refresh();
+  // theme only changes colours: the CSS follows by itself, the drawing is painted again (not planned again).
+  attributeChangedCallback(name, before, after) {
+    if (!this.shadowRoot || !this.isConnected) return;
+    if (name !== 'theme') this.#refresh();
+    else if (before !== after) this.view?.repaint();
   }
 
   #build() {
@@ -85,6 +93,7 @@ class FusionPlaygroundElement extends HTMLElement {
       status: h('span', { class: 'status', role: 'status' }, 'Loading the planner…'),
       open: h('a', { target: '_blank', rel: 'noopener' }, 'Open in playground ↗'),
     };
+    this.$.foot = h('div', { class: 'foot' }, this.$.status, this.$.open);
     root.append(
       h('style', {}, css),
       h(
@@ -93,11 +102,13 @@ class FusionPlaygroundElement extends HTMLElement {
         this.$.cards,
         h('div', { class: 'graph-wrap' }, this.$.graph, this.$.message),
         this.$.legend,
-        h('div', { class: 'foot' }, this.$.status, this.$.open),
+        this.$.foot,
       ),
     );
     this.view = null; // the graph view ({kind, clear, draw}) starts once the graph area has a size
     this.seq = 0;
+    this.editor = null; // the JSON box of an editable element
+    this.edited = null; // the reader's text in it, while it differs from the original
   }
 
   // Reads the request, fetches the graph if needed, plans it, and draws it; a newer refresh wins. Then the
@@ -125,15 +136,60 @@ class FusionPlaygroundElement extends HTMLElement {
       baseUrl: document.baseURI,
       pageOrigin: location.origin,
     });
-    const text = config.error ? null : await this.#graphText(config.graph);
+    const original = config.error ? null : await this.#graphText(config.graph);
     if (seq !== this.seq) return null;
-    if (typeof text !== 'string') return (this.#fail(config.error ?? text.error), null);
+    if (typeof original !== 'string') return (this.#fail(config.error ?? original.error), null);
+    const editor = this.hasAttribute('editable') ? await this.#editor(original) : this.#dropEditor();
+    if (seq !== this.seq) return null;
+    const text = editor && this.edited !== null ? this.edited : original;
     planner ??= createPlanOnlyPlanner();
     const result = await planner.plan(text, config.options);
     if (seq !== this.seq) return null;
-    if (!result.ok) this.#fail(`Not planned: ${summarize(result.errors?.[0] ?? result.error)}`);
+    const error = result.ok ? null : (result.errors?.[0] ?? result.error);
+    editor?.showResult(error);
+    // The reader's own text that does not plan: said under their box, the last good drawing kept.
+    if (error && text !== original) this.#say(`Not planned: ${summarize(error)}`);
+    else if (error) this.#fail(`Not planned: ${summarize(error)}`);
     else await this.#draw(parseGraphText(text).graph, result, config.colorBy, seq);
     return seq === this.seq ? [config, text, seq] : null;
+  }
+
+  // The JSON box of an editable element for this original text (element-editor.js, loaded on first use); a new
+  // original (another src or example) replaces the box and drops the reader's edits.
+  async #editor(original) {
+    if (this.editor && this.original === original) return this.editor;
+    const { createElementEditor } = await import('./element-editor.js');
+    this.#dropEditor();
+    this.original = original;
+    this.edited = null;
+    this.editor = createElementEditor({
+      text: original,
+      onEdit: (text) => {
+        this.edited = text;
+        this.#refresh();
+      },
+      onReset: () => {
+        this.edited = null;
+        this.#refresh();
+      },
+    });
+    this.$.foot.before(this.editor.element);
+    return this.editor;
+  }
+
+  #dropEditor() {
+    this.editor?.element.remove();
+    this.editor = null;
+    this.edited = null;
+    this.original = null;
+    return null;
+  }
+
+  // A message on the status line only (the drawing stays).
+  #say(message) {
+    this.$.status.textContent = message;
+    this.$.status.classList.add('error');
+    this.dataset.planShown = String((Number(this.dataset.planShown) || 0) + 1);
   }
 
   // The graph text a request names, or {error} in words.
@@ -173,10 +229,10 @@ class FusionPlaygroundElement extends HTMLElement {
   // refresh took over while Cytoscape loaded.
   async #view(kind, seq) {
     if (this.view?.kind === kind) return this.view;
-    const make = kind === 'svg' ? svgView : await cytoscapeView();
+    const make = await loadDrawing(kind);
     if (seq !== this.seq) return null;
     this.view?.destroy();
-    this.view = make(this.$.graph);
+    this.view = make(this.$.graph, { minZoom: 1 }); // labels stay at 11 px on screen; a wider drawing pans
     return this.view;
   }
 
@@ -217,50 +273,13 @@ class FusionPlaygroundElement extends HTMLElement {
     const box = this.$.graph.getBoundingClientRect();
     const layout = await layoutGraph(vm, { direction: box.width > box.height * 1.6 ? 'RIGHT' : 'DOWN' });
     if (seq !== this.seq) return;
-    const view = await this.#view(vm.nodes.length > SVG_MAX_NODES ? 'cytoscape' : 'svg', seq);
+    const view = await this.#view(drawingKind(vm), seq);
     if (!view) return;
     view.draw(vm, layout, colorBy);
     this.$.legend.hidden = colorBy !== 'bytes';
     renderHeatLegend(this.$.legend, vm.heat);
     this.dataset.planShown = String((Number(this.dataset.planShown) || 0) + 1);
   }
-}
-
-// The two drawings behind one face {kind, clear(), draw(vm, layout, colorBy), destroy()}: SVG
-// (svg-graph-view.js) up to SVG_MAX_NODES drawn boxes, Cytoscape (graph-view.js, loaded on first use, so an
-// embed of a small graph never downloads it) for bigger graphs.
-function svgView(container) {
-  const v = createSvgGraphView(container);
-  return {
-    kind: 'svg',
-    clear: () => v.clear(),
-    draw: (vm, layout, colorBy) => {
-      v.setColorBy(colorBy);
-      v.render(vm, layout);
-    },
-    destroy: () => v.svg.remove(),
-  };
-}
-
-async function cytoscapeView() {
-  const { createGraphView } = await import('../views/graph-view.js');
-  return (container) => {
-    const v = createGraphView(container, { onSelect: () => {}, onConnect: () => {} });
-    v.setEditable(false);
-    return {
-      kind: 'cytoscape',
-      clear: () => v.render({ nodes: [], groups: [], edges: [] }, { positions: {}, routes: {} }),
-      draw: (vm, layout, colorBy) => {
-        v.cy.resize();
-        v.render(vm, layout, { fit: true });
-        v.setColorBy(colorBy);
-      },
-      destroy: () => {
-        v.cy.destroy();
-        container.replaceChildren();
-      },
-    };
-  };
 }
 
 if (!customElements.get('fusion-playground')) customElements.define('fusion-playground', FusionPlaygroundElement);

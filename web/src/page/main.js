@@ -101,11 +101,12 @@ const planPanel = createPlanPanel({
   hardwareLabel: (name) => labelOf(picker.catalog(), 'hardware', name),
 });
 const numericsPanel = createNumericsPanel({ onSelect: select });
-// The compare view (not in embed mode; loaded when first opened): two strategies' plans side by side, planned
-// by compare-planner.js.
-const compareView = mode.embed
-  ? null
-  : createLazyCompareView(document.querySelector('main.layout'), { dispatch, catalog: picker.catalog, layoutGraph });
+// The compare view (in embed mode only with &compare=A,B; loaded when first opened): two strategies' plans side
+// by side, planned by compare-planner.js.
+const compareView =
+  mode.embed && !Array.isArray(mode.compare)
+    ? null
+    : createLazyCompareView(document.querySelector('main.layout'), { dispatch, catalog: picker.catalog, layoutGraph });
 const selectionPanel = createSelectionPanel($('selection-body'), { dispatch, dtypes, planner });
 const sizesPanel = createSizesPanel({ dispatch });
 const sweepPanel = mode.embed ? null : createSweepPanel({ dispatch });
@@ -191,6 +192,9 @@ planner.catalog.then((names) => {
 
 // ---- stage 5: the first state, then opening models (button, Ctrl+O, drop, ?onnx=) and the big-graph controls ----
 links.openFirst();
+// ?embed&compare=A,B opens on the compare view of A and B; a bad pair says so and the plan is shown.
+if (mode.embed && mode.compare?.error) notice(mode.compare.error, 'error');
+else if (mode.embed && mode.compare) dispatch({ type: 'set-compare', pair: mode.compare });
 const fileOpen = installFileOpen({ store, dispatch, editable });
 const largeGraph = installLargeGraph({ store, dispatch, graphView });
 

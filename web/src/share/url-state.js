@@ -17,9 +17,8 @@
 //     resident_sources, and strategy/hardware/dims only when the link names them (absent = the planner's
 //     default); names are checked for form (lower-case letters, digits, '_'; dimension names and numbers for
 //     dims), the planner judges whether they exist and whether a size is valid.
-//   parseMode(search) → {embed, editable, showJson, showCode, theme} from the query string
-//     (?embed&editable&json&code&theme=dark|light); theme is 'dark', 'light' or null (not given, or another
-//     value: the page's own choice, theme/theme.js).
+//   parseMode(search): embed-params.js's, re-exported (the query string:
+//     ?embed&editable&json&code&compare&select&theme).
 // Old links are kept as golden tests in tests/web/url-state.test.mjs.
 
 import LZString from 'lz-string';
@@ -28,14 +27,15 @@ import {
   DEFAULT_CHOICES,
   DEFAULT_SEARCH_BUDGET,
   isChoiceName,
-  isChoicePair,
   isSearchBudget,
 } from '../state/options.js';
-import { formatDimsText, parseDimsText, readDims } from '../state/dims.js';
+import { formatDimsText, readDims } from '../state/dims.js';
+
+export { parseMode } from './embed-params.js';
+import { damaged, decodeReadableLink, isPair } from './example-link.js';
 
 export const STATE_VERSION = 1;
 const OPTION_KEYS = { b: 'broadcast', r: 'resident_sources' };
-const isPair = (v) => v === 'search' || isChoicePair(v);
 const CHOICE_KEYS = { s: 'strategy', h: 'hardware' };
 
 // MIGRATIONS[v] turns a version-v payload into a version-(v+1) payload. None yet: v1 is the first.
@@ -51,13 +51,6 @@ const tooLarge = (size) => ({
   message:
     `This share link is too large to open (${size}; the limit is ${MAX_LINK_TEXT} characters of graph), ` +
     'so the default example is shown instead. Share a smaller graph, or send the JSON file.',
-});
-
-const damaged = (why) => ({
-  kind: 'error',
-  message:
-    `This share link is damaged or incomplete (${why}), so the default example is shown instead. ` +
-    'Ask for the link again, or copy it whole.',
 });
 
 // The options that differ from the defaults, by their short keys.
@@ -131,58 +124,10 @@ function readPayload(payload) {
 
 const copyPair = (pair) => (Array.isArray(pair) ? [...pair] : pair);
 
-// '&compare=' text as a pair: 'search' or [A, B].
-const readPair = (value) => (value === 'search' ? 'search' : value.split(','));
-
-// '&optimal' or '&optimal=N' as a node budget, or null when N is not a budget.
-const readBudget = (part, value) =>
-  part === 'optimal'
-    ? DEFAULT_SEARCH_BUDGET
-    : /^\d{1,10}$/.test(value) && isSearchBudget(Number(value))
-      ? Number(value)
-      : null;
-
-// 'example=<id>&strategy=…&hardware=…&compare=A,B&dims=N=8,seq=128&optimal' → a state, or a damaged-link error.
-function readExampleLink(h) {
-  const [first, ...rest] = h.split('&');
-  const id = decodeURIComponent(first.slice('example='.length));
-  if (!/^[a-z0-9-]+$/.test(id)) return damaged('unknown example name');
-  const state = { example: id, options: { ...DEFAULT_OPTIONS } };
-  for (const part of rest) {
-    const cut = part.includes('=') ? part.indexOf('=') : part.length;
-    const key = part.slice(0, cut);
-    const value = decodeURIComponent(part.slice(cut + 1));
-    const known = ['strategy', 'hardware', 'compare', 'dims', 'optimal'].includes(key);
-    if (!known) return damaged(`it has an unknown setting “${key.slice(0, 40)}”`);
-    const dims = key === 'dims' ? parseDimsText(value).dims : null;
-    const budget = key === 'optimal' ? readBudget(part, value) : null;
-    const valid =
-      key === 'dims'
-        ? !!dims
-        : key === 'compare'
-          ? isPair(readPair(value))
-          : key === 'optimal'
-            ? !!budget
-            : isChoiceName(value);
-    if (!valid) return damaged(`“${value.slice(0, 40)}” is not a valid ${key} setting`);
-    if (key === 'compare') state.compare = readPair(value);
-    else if (key === 'optimal') state.optimal = budget;
-    else if (key === 'dims') Object.assign(state.options, Object.keys(dims).length ? { dims } : {});
-    else state.options[key] = value;
-  }
-  return { kind: 'state', state };
-}
-
 export function decodeState(hash) {
-  const h = String(hash ?? '').replace(/^#/, '');
-  if (h === '') return { kind: 'empty' };
-  if (h.startsWith('example=')) {
-    try {
-      return readExampleLink(h);
-    } catch {
-      return damaged('its data cannot be read'); // a malformed %-escape
-    }
-  }
+  const readable = decodeReadableLink(hash);
+  if (readable) return readable;
+  const h = String(hash).replace(/^#/, '');
   const m = /^state=(\d+)\.(.+)$/s.exec(h);
   if (!m) return damaged('it does not look like a Fusion Playground link');
   let version = Number(m[1]);
@@ -209,13 +154,6 @@ export function decodeState(hash) {
   }
   const state = readPayload(payload);
   return state ? { kind: 'state', state } : damaged('its data is incomplete');
-}
-
-export function parseMode(search) {
-  const q = new URLSearchParams(search);
-  const flag = (k) => q.has(k) && q.get(k) !== '0' && q.get(k) !== 'false';
-  const theme = ['dark', 'light'].includes(q.get('theme')) ? q.get('theme') : null;
-  return { embed: flag('embed'), editable: flag('editable'), showJson: flag('json'), showCode: flag('code'), theme };
 }
 
 // The iframe snippet that embeds a page URL (the caller adds ?embed to it).

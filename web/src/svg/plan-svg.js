@@ -5,15 +5,20 @@
 // dashed. Shared by the element's drawing (element/svg-graph-view.js) and the page's SVG export
 // (svg/svg-export.js), so both draw the same picture as views/graph-view.js.
 //
-// Contract: drawPlan(vm, {positions, routes}, {colorBy, colors}) → {layers, extent}. layers are the SVG
-// elements to append in order (a <style>, then the clusters, edges, ops and edge tags); extent {x0, y0, x1, y1}
-// is the box around everything drawn (null for an empty view model). vm is a view model (present/view-model.js
+// Contract: drawPlan(vm, {positions, routes}, {colorBy, colors, pickable}) → {layers, extent, focus}. layers are
+// the SVG elements to append in order (a <style>, then the clusters, edges, ops and edge tags); extent
+// {x0, y0, x1, y1} is the box around everything drawn (null for an empty view model); focus the box of the
+// largest kernel's cluster (null when no kernel fuses two ops), where a drawing too big for its view starts. vm is a view model (present/view-model.js
 // or collapse.js's drawnViewModel), positions the node centres of layout.js, routes its edge routes (an edge
 // without one is a straight line between the box borders). colorBy 'bytes' fills each op with its bytes-moved
 // colour (node.heat); colors is theme/palette.js's set. Each op's <g class="op …"> carries data-op (its op
 // index; a collapsed group's box, class "collapsed", has data-ops, its ops' indices), data-node (the drawn
-// node's id) and data-kernel (its kernel), and a <title> (name, kind and shape); each cluster's
-// <g class="cluster"> carries data-group and its title text; each edge's <g class="edge …"> data-edge. Every text is inserted as text (never markup). Browser-only
+// node's id) and data-kernel (its kernel), a <title> (name, kind and shape) and an aria-label; each cluster's
+// <g class="cluster"> carries data-group and its title text; each edge's <g class="edge …"> data-edge,
+// data-producer, data-consumer and an aria-label ("edge a → b: fused" | "… not fused (reason)"). pickable (the
+// element's and the light embed's selectable drawing) adds an invisible wide "hit" path under each edge, so a
+// thin line is easy to click, and the marks of the selected (class "selected") or keyboard-focused (class
+// "pick") element in the theme's selection colour. Every text is inserted as text (never markup). Browser-only
 // (document.createElementNS); shown by tests/browser/element.test.mjs and tests/browser/page-svg.test.mjs.
 
 import { boxOf, nodeLines } from '../layout/layout-input.js';
@@ -54,6 +59,16 @@ text { font-family: ${FONT}; font-size: ${FONT_SIZE}px; fill: ${c.ink}; text-anc
 .edge.blocked polygon { fill: ${c.blocked}; }
 .tag text { font-size: 10px; fill: ${c.tagInk}; }
 .tag rect { fill: ${c.tagGround}; opacity: 0.9; }
+`;
+
+// The selectable drawing's marks: the selected (or keyboard-focused) op, cluster or edge drawn thicker, the
+// op's border in the theme's selection colour (important: a kernel-coloured or output border is an inline style).
+const pickStyleOf = (c) => `
+.pick { cursor: pointer; outline: none; }
+.edge path.hit { stroke: transparent; stroke-width: 12; stroke-dasharray: none; }
+.op.selected rect.box, .op.pick:focus-visible rect.box { stroke: ${c.select} !important; stroke-width: 3.5 !important; }
+.cluster.selected rect, .cluster.pick:focus-visible rect { stroke-width: 3.5; stroke-dasharray: 6 3; }
+.edge.selected path:not(.hit), .edge.pick:focus-visible path:not(.hit) { stroke-width: 4.5; }
 `;
 
 // Where the segment from the centre of box b (x, y, w, h) towards point p leaves the box.
@@ -119,6 +134,7 @@ function drawOp(n, b, colorBy, c) {
       'data-ops': n.collapsed ? n.ops.join(' ') : null,
       'data-node': n.id,
       'data-kernel': n.group,
+      'aria-label': `op ${n.label}: ${lines.slice(1).join(' · ')}`,
     },
     s('title', {}, `${n.label}: ${lines.slice(1).join(' · ')}`),
     n.copies?.length
@@ -163,7 +179,7 @@ function drawOp(n, b, colorBy, c) {
   );
 }
 
-function drawEdge(e, from, to, route, c) {
+function drawEdge(e, from, to, route, c, pickable) {
   const blocked = !e.fused && isBlocked(e.reason);
   const inner = route?.length >= 2 ? route.slice(1, -1) : [];
   const start = border(from, inner[0] ?? to);
@@ -184,8 +200,15 @@ function drawEdge(e, from, to, route, c) {
   const tag = e.fused ? 'fused' : shortReason(e.reason);
   return s(
     'g',
-    { class: `edge ${e.fused ? 'fused' : blocked ? 'blocked' : 'unfused'}`, 'data-edge': e.id },
+    {
+      class: `edge ${e.fused ? 'fused' : blocked ? 'blocked' : 'unfused'}`,
+      'data-edge': e.id,
+      'data-producer': e.producer,
+      'data-consumer': e.consumer,
+      'aria-label': `edge ${e.label}: ${e.fused ? 'fused' : `not fused (${tag})`}`,
+    },
     s('title', {}, tag),
+    pickable ? s('path', { class: 'hit', d }) : null,
     s('path', { d, style: color ? `stroke:${color}` : null }),
     s('polygon', { points: arrow(points, arrowSize), style: color ? `fill:${color}` : null }),
   );
@@ -227,7 +250,7 @@ function drawCluster(g, r) {
   );
 }
 
-export function drawPlan(vm, { positions, routes }, { colorBy = 'group', colors }) {
+export function drawPlan(vm, { positions, routes }, { colorBy = 'group', colors, pickable = false }) {
   const boxes = new Map();
   for (const n of vm.nodes) {
     const size = boxOf(n);
@@ -236,21 +259,26 @@ export function drawPlan(vm, { positions, routes }, { colorBy = 'group', colors 
   }
   const clusters = s('g', { class: 'clusters' });
   const all = [];
+  let focus = null; // the largest kernel's cluster, with its member count
   for (const g of vm.groups) {
     if (!g.multi) continue;
-    const b = union(vm.nodes.filter((n) => n.parent === g.id).map((n) => extentOf(boxes.get(n.id))));
+    const members = vm.nodes.filter((n) => n.parent === g.id);
+    const b = union(members.map((n) => extentOf(boxes.get(n.id))));
     if (!b) continue;
     const r = { x0: b.x0 - CLUSTER_PAD, y0: b.y0 - CLUSTER_PAD, x1: b.x1 + CLUSTER_PAD, y1: b.y1 + CLUSTER_PAD };
     all.push({ ...r, y0: r.y0 - TITLE_ROOM });
+    if (!focus || members.length > focus.members) focus = { ...r, members: members.length };
     clusters.append(drawCluster(g, r));
   }
   const edges = s('g', { class: 'edges' });
   const tags = s('g', { class: 'tags' });
+  const names = new Map(vm.nodes.map((n) => [n.id, n.label]));
   for (const e of vm.edges) {
     const from = boxes.get(e.source);
     const to = boxes.get(e.target);
     if (!from || !to) continue;
-    edges.append(drawEdge(e, from, to, routes?.[e.id], colors));
+    const label = `${names.get(e.source)} → ${names.get(e.target)}`;
+    edges.append(drawEdge({ ...e, label }, from, to, routes?.[e.id], colors, pickable));
     if (!e.fused && isBlocked(e.reason) && !routes?.[e.id]) tags.append(drawTag(e, from, to));
   }
   const ops = s('g', { class: 'ops' });
@@ -258,5 +286,6 @@ export function drawPlan(vm, { positions, routes }, { colorBy = 'group', colors 
     ops.append(drawOp(n, boxes.get(n.id), colorBy, colors));
     all.push(extentOf(boxes.get(n.id)));
   }
-  return { layers: [s('style', {}, styleOf(colors)), clusters, edges, ops, tags], extent: union(all) };
+  const style = styleOf(colors) + (pickable ? pickStyleOf(colors) : '');
+  return { layers: [s('style', {}, style), clusters, edges, ops, tags], extent: union(all), focus };
 }

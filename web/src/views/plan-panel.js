@@ -17,12 +17,13 @@
 
 import { $, h } from './dom.js';
 import { opLabel } from '../graph/graph-text.js';
-import { formatBytes, exactBytes, formatSpeedup, formatTime } from '../present/format.js';
+import { formatBytes, exactBytes, formatTime } from '../present/format.js';
 import { bytesFormula, hasNames } from '../present/formula.js';
 import { explainReason, shortReason, isBlocked } from '../present/reasons.js';
 import { buildViewModel } from '../present/view-model.js';
 import { groupRows } from '../present/group-rows.js';
 import { groupBadge } from '../present/numerics.js';
+import { showTotals } from './totals.js';
 import { isStale } from '../state/events.js';
 
 // Rows drawn in the group table and in each list of unfused edges; a big plan's rest is summarized in one
@@ -55,14 +56,6 @@ const memberList = (ops) =>
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 // A pattern label that may wrap after each '+' ("matmul+bias+act").
 const breakableLabel = (label) => label.split('+').flatMap((part, k) => (k ? ['+', h('wbr'), part] : [part]));
-
-// A card's formula line: '= 9 216·N + 6 144 B' (hidden when the plan has no formula with names).
-function showFormula(id, f) {
-  const el = $(id);
-  el.hidden = !hasNames(f);
-  el.textContent = hasNames(f) ? `= ${bytesFormula(f)}` : '';
-  el.title = hasNames(f) ? `${bytesFormula(f)}: the planner's exact formula for this grouping` : '';
-}
 
 // A formula that may wrap after each '·' as well as at its spaces (never inside a name or a number).
 const breakableFormula = (text) => text.split('·').flatMap((part, k) => (k ? ['·', h('wbr'), part] : [part]));
@@ -107,28 +100,7 @@ const timeText = (g) => ({
 });
 
 export function createPlanPanel({ onSelect, hardwareLabel = (name) => name }) {
-  const totals = document.querySelector('[data-testid="totals"]');
-
-  function renderTotals(plan, stale) {
-    totals.classList.toggle('stale', stale);
-    $('bytes-unfused').textContent = formatBytes(plan?.bytes_unfused);
-    $('bytes-unfused-exact').textContent = plan ? exactBytes(plan.bytes_unfused) : '';
-    $('bytes-fused').textContent = formatBytes(plan?.bytes_fused);
-    $('bytes-fused-exact').textContent = plan ? exactBytes(plan.bytes_fused) : '';
-    showFormula('bytes-unfused-formula', plan?.bytes_unfused_formula);
-    showFormula('bytes-fused-formula', plan?.bytes_fused_formula);
-    $('speedup').textContent = formatSpeedup(plan?.speedup_estimate);
-    $('kernels').textContent = plan ? `${plan.kernels_unfused} → ${plan.kernels_fused}` : '–';
-    for (const id of ['bytes-unfused', 'bytes-fused']) $(id).title = plan ? exactBytes(plan[id.replace('-', '_')]) : '';
-    const timed = typeof plan?.time_fused_us === 'number';
-    $('time-fused').textContent = timed ? formatTime(plan.time_fused_us) : '–';
-    $('time-unfused').textContent = timed ? `from ${formatTime(plan.time_unfused_us)} unfused` : '';
-    $('time-speedup').textContent = timed ? formatSpeedup(plan.time_speedup) : '–';
-    $('time-hardware').textContent = timed ? `on ${hardwareLabel(plan.options?.hardware)}` : '';
-    $('time-fused').title = timed ? `${plan.time_fused_us} µs, the planner's estimate for the fused plan` : '';
-    $('time-unfused').title = timed ? `${plan.time_unfused_us} µs with one kernel per op` : '';
-    $('time-speedup').title = timed ? 'time unfused ÷ time fused' : '';
-  }
+  const renderTotals = (plan, stale) => showTotals(plan, stale, hardwareLabel);
 
   // The group table's rows as built: their number cells, to update in place when only numbers change.
   let built = { key: null, cells: [] };

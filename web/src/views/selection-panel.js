@@ -29,7 +29,7 @@ const bytesCell = (n, f) =>
 // The other groups that hold op i (recomputed copies), by id.
 const copiesOf = (plan, i, own) => plan.groups.filter((x) => x.id !== own && x.ops.includes(i)).map((x) => x.id);
 
-export function createSelectionPanel(body, { dispatch, dtypes, planner }) {
+export function createSelectionPanel(body, { dispatch, dtypes = [], planner }) {
   const codeView = planner ? createCodeView({ planner, dispatch }) : null;
   const edit = (e) => dispatch({ type: 'edit-graph', edit: e });
 
@@ -71,7 +71,10 @@ export function createSelectionPanel(body, { dispatch, dtypes, planner }) {
         if (dims) commit({ shape: dims });
       },
     });
-    const dtypeOptions = dtypes.map((d) => h('option', { value: d, selected: op.dtype === d }, d));
+    // A read-only panel (an embed) lists only the op's own dtype, so it needs no list of dtypes.
+    const dtypeOptions = (editable ? dtypes : [op.dtype].filter(Boolean)).map((d) =>
+      h('option', { value: d, selected: op.dtype === d }, d),
+    );
     if (op.dtype === undefined)
       dtypeOptions.unshift(h('option', { value: '', selected: true }, `${op.dtype_bytes} bytes`));
     const dtype = h(

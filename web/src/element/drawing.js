@@ -1,0 +1,56 @@
+// drawing.js — the two drawings of an embed's plan behind one face, shared by the <fusion-playground> element
+// and the light ?embed (embed/embed.js): SVG (svg-graph-view.js) up to SVG_MAX_NODES drawn boxes, Cytoscape
+// (views/graph-view.js, loaded on first use, so an embed of a small graph never downloads it) for bigger ones.
+//
+// Contract: drawingKind(vm) → 'svg' | 'cytoscape'; loadDrawing(kind) → Promise<make(container, {onSelect?,
+// minZoom?})> → {kind, clear(), draw(vm, layout, colorBy), select(target, {reveal}), fit(), repaint(), destroy()}.
+// onSelect (see svg-graph-view.js for the targets) makes ops, kernels and edges selectable by click, and in the
+// SVG drawing by keyboard too; select(target) marks one; repaint() paints the drawing again in the theme now in
+// force where it is drawn (theme/theme.js themeOf: the element's theme attribute, the page's data-theme). Browser-only; shown by tests/browser/element.test.mjs and
+// page-embed.test.mjs.
+
+import { createSvgGraphView, SVG_MAX_NODES } from './svg-graph-view.js';
+
+export const drawingKind = (vm) => (vm.nodes.length > SVG_MAX_NODES ? 'cytoscape' : 'svg');
+
+function svgDrawing(container, options) {
+  const v = createSvgGraphView(container, options);
+  return {
+    kind: 'svg',
+    clear: () => v.clear(),
+    draw: (vm, layout, colorBy) => {
+      v.setColorBy(colorBy);
+      v.render(vm, layout);
+    },
+    select: (target, options) => v.select(target, options),
+    fit: () => v.fit(),
+    repaint: () => v.repaint(),
+    destroy: () => v.svg.remove(),
+  };
+}
+
+async function cytoscapeDrawing() {
+  const { createGraphView } = await import('../views/graph-view.js');
+  return (container, { onSelect = () => {} } = {}) => {
+    const v = createGraphView(container, { onSelect, onConnect: () => {} });
+    v.setEditable(false);
+    return {
+      kind: 'cytoscape',
+      clear: () => v.render({ nodes: [], groups: [], edges: [] }, { positions: {}, routes: {} }),
+      draw: (vm, layout, colorBy) => {
+        v.cy.resize();
+        v.render(vm, layout, { fit: true });
+        v.setColorBy(colorBy);
+      },
+      select: () => {},
+      fit: () => v.fit(),
+      repaint: () => v.refreshTheme(),
+      destroy: () => {
+        v.cy.destroy();
+        container.replaceChildren();
+      },
+    };
+  };
+}
+
+export const loadDrawing = async (kind) => (kind === 'svg' ? svgDrawing : cytoscapeDrawing());
