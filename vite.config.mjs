@@ -10,10 +10,10 @@
 // binaries, each found by a new URL(…, import.meta.url): fusion_core-*.wasm (wasm/fusion-loader.mjs, the full
 // module), which the page and its workers load, and fusion_plan-*.wasm (wasm/fusion-plan.mjs, the smaller
 // plan-only module), which the element and its worker load; the page never loads the element's. Libraries get
-// chunks named for what they hold (CHUNKS): cytoscape (the drawing), codemirror (the JSON editor, loaded after
-// the first plan), elk (loaded by the layout worker for graphs of more than 50 nodes), onnx-protobuf (the ONNX
-// importer, on first use), planner-loader and plan-loader (the full and the plan-only module's JavaScript
-// half); and the app's own (APP_CHUNKS). What each page and embed loads, and its budget: tools/size-report.mjs,
+// chunks named for what they hold (CHUNKS): cytoscape (the drawing), edgehandles (its Connect tool, on first
+// use), codemirror (the JSON editor, loaded after the first plan), elk (loaded by the layout worker for graphs of
+// more than 50 nodes), onnx-protobuf (the ONNX importer, on first use), planner-loader and plan-loader (the full
+// and the plan-only module's JavaScript half); and the app's own (APP_CHUNKS). What each page and embed loads, and its budget: tools/size-report.mjs,
 // run by tools/build.sh after this build.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
@@ -23,7 +23,8 @@ const ELEMENT = 'fusion-playground';
 
 const lib = (names) => new RegExp(`[\\\\/]node_modules[\\\\/](${names})[\\\\/]`);
 const CHUNKS = [
-  { name: 'cytoscape', test: lib('cytoscape|cytoscape-edgehandles|lodash\\.[a-z]+|heap') },
+  { name: 'cytoscape', test: lib('cytoscape|heap') },
+  { name: 'edgehandles', test: lib('cytoscape-edgehandles|lodash\\.[a-z]+') },
   { name: 'codemirror', test: lib('@codemirror|@lezer|codemirror|style-mod|w3c-keyname|crelt|@marijn') },
   { name: 'elk', test: lib('elkjs') },
   { name: 'onnx-protobuf', test: lib('@bufbuild|onnx-buf') },

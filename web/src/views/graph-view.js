@@ -28,14 +28,17 @@
 // tests/browser/page-edit.test.mjs (gestures).
 
 import cytoscape from 'cytoscape';
-import edgehandles from 'cytoscape-edgehandles';
 import { boxOf, nodeLines, edgeShape } from '../layout/layout-input.js';
 import { shortReason, isBlocked } from '../present/reasons.js';
 import { createBoxLabels } from './box-labels.js';
 import { GRAPH_COLORS, graphColors } from '../theme/palette.js';
 import { onThemeChange, themeOf } from '../theme/theme.js';
 
-cytoscape.use(edgehandles);
+// The edge-drawing extension (the Connect tool) is registered with its first use, so a page that only shows
+// plans never downloads it (its own chunk, about 8 KiB gzipped).
+let edgeDrawing = null;
+const loadEdgeDrawing = () =>
+  (edgeDrawing ??= import('cytoscape-edgehandles').then(({ default: edgehandles }) => cytoscape.use(edgehandles)));
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
 const FONT_SIZE = 11;
@@ -366,13 +369,27 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
     boxSelectionEnabled: false,
     autounselectify: true,
   });
-  const eh = cy.edgehandles({
-    canConnect: (s, t) => !s.same(t) && !s.isParent() && !t.isParent(),
-    snap: true,
-    hoverDelay: 100,
-    noEdgeEventsInDraw: true,
-    disableBrowserGestures: true,
-  });
+  // The Connect tool's edge drawing: created on the first setConnectMode(true); drawing follows the last wish.
+  let eh = null;
+  let drawWanted = false;
+  const applyDrawMode = () => {
+    if (drawWanted && editable) eh?.enableDrawMode();
+    else eh?.disableDrawMode();
+  };
+  const setDrawMode = (on) => {
+    drawWanted = on;
+    if (eh || !on) return applyDrawMode();
+    loadEdgeDrawing().then(() => {
+      eh ??= cy.edgehandles({
+        canConnect: (s, t) => !s.same(t) && !s.isParent() && !t.isParent(),
+        snap: true,
+        hoverDelay: 100,
+        noEdgeEventsInDraw: true,
+        disableBrowserGestures: true,
+      });
+      applyDrawMode();
+    });
+  };
   let editable = true;
   let colorBy = 'group';
   let renderSeq = 0;
@@ -547,12 +564,11 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
       for (const i of ops) drawnOf(i).addClass('match');
     },
     setConnectMode(on) {
-      if (on && editable) eh.enableDrawMode();
-      else eh.disableDrawMode();
+      setDrawMode(on);
     },
     setEditable(on) {
       editable = on;
-      if (!on) eh.disableDrawMode();
+      applyDrawMode();
     },
     setColorBy(mode) {
       colorBy = mode;
