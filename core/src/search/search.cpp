@@ -9,6 +9,7 @@
 #include "search/branch_and_bound.h"
 #include "search/component_totals.h"
 #include "search/components.h"
+#include "search/differences.h"
 #include "search/group_cycles.h"
 
 namespace fusion::search {
@@ -172,6 +173,8 @@ SearchOutcome search_seed_plan(const FusionGraph& g, const detail::Producers& pr
   out.certificate.nodes = s.nodes;
   FUSION_CHECK(out.certificate.lower_bound <= out.expected_bytes, "the lower bound holds for the plan found");
   out.certificate.status = out.certificate.lower_bound == out.expected_bytes ? "optimal" : "bounded";
+  explain_differences(g, producers, consumers, order, options.broadcast, greedy, out.grouping.representative,
+                      out.certificate);
   return out;
 }
 
