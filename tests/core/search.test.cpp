@@ -3,10 +3,14 @@
 // the optimum, the node budget (bounded, valid, deterministic), options errors, the verifier on the certificate,
 // and a 100,000-op graph.
 #include <algorithm>
+#include <limits>
 
+#include "detail/topology.h"
 #include "fusion/json_io.h"
 #include "partition_enumerator.h"
 #include "random_graphs.h"
+#include "search/branch_and_bound.h"
+#include "search/components.h"
 #include "test_graphs.h"
 #include "test_scale.h"
 
@@ -321,4 +325,41 @@ TEST_CASE("a long chain does not overflow anything (no recursion)") {
   const FusionPlan plan = plan_checked(g, FusionPlanner(searching(1000)));
   CHECK(plan.search.status == "optimal");  // greedy already meets the bound of one group
   CHECK(plan.groups.size() == 2);
+}
+
+// Parts of up to 64 ops searched with 4- and 16-word sets (as parts of up to 256 and 1,024 ops are): the same
+// bytes, bound and nodes as with one word.
+TEST_CASE("the search is the same at every set width: 1, 4 and 16 words agree node for node") {
+  std::mt19937_64 rng(64);
+  int compared = 0;
+  for (int i = 0; i < scaled(300); ++i) {
+    CAPTURE(i);
+    const FusionGraph g = random_graph(rng, 6 + static_cast<int>(rng() % 40));
+    const detail::Producers producers = detail::build_producers(g);
+    const detail::Consumers consumers = detail::build_consumers(g);
+    const std::vector<OpId> order = *detail::topological_order(g, consumers);
+    std::vector<std::int64_t> position(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<std::int64_t>(k);
+    for (const std::vector<OpId>& members : search::fusible_components(g, producers, order, true).members) {
+      const auto p1 = search::build_local_problem<1>(g, producers, consumers, members, position, true);
+      const auto p4 = search::build_local_problem<4>(g, producers, consumers, members, position, true);
+      const auto p16 = search::build_local_problem<16>(g, producers, consumers, members, position, true);
+      REQUIRE((p1 && p4 && p16));
+      const std::uint64_t start = std::numeric_limits<std::uint64_t>::max();
+      const std::int64_t budget = 1 + static_cast<std::int64_t>(rng() % 400);
+      const auto r1 = search::search_part(*p1, start, budget);
+      const std::size_t k = members.size();  // the same number of nodes: budgets in each width's node cost
+      const auto r4 = search::search_part(*p4, start, budget * search::node_cost(k, 4));
+      const auto r16 = search::search_part(*p16, start, budget * search::node_cost(k, 16));
+      CHECK(r1.best_bytes == r4.best_bytes);
+      CHECK(r1.best_bytes == r16.best_bytes);
+      CHECK(r1.lower_bound == r4.lower_bound);
+      CHECK(r1.lower_bound == r16.lower_bound);
+      CHECK(r1.nodes == r4.nodes);
+      CHECK(r1.nodes == r16.nodes);
+      CHECK(r4.units == r4.nodes * search::node_cost(k, 4));
+      ++compared;
+    }
+  }
+  CHECK(compared > 100);
 }
