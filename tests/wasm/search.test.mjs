@@ -33,7 +33,10 @@ test('a time budget through the options object: fixed nodes per ms, both budgets
   assert.deepEqual(both.options.search, { mode: 'optimal', budget_nodes: 3, budget_ms: 2 });
   assert.ok(both.search.nodes <= 3);
   const capped = fusion.plan(TRAP, { search: { mode: 'optimal', budget_ms: 1e12 } });
-  assert.deepEqual(capped.warnings.map((w) => [w.code, w.path]), [['search_budget_capped', '/search/budget_ms']]);
+  assert.deepEqual(
+    capped.warnings.map((w) => [w.code, w.path]),
+    [['search_budget_capped', '/search/budget_ms']],
+  );
   assert.equal(capped.options.search.budget_ms, 3600000);
   const cli = runCli(TRAP, {}, ['--search', 'optimal', '--search-budget-ms', '2']);
   assert.equal(cli.status, 0, cli.stderr);
