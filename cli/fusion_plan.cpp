@@ -2,8 +2,8 @@
 //
 // Usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--hardware H] [--rule NAME=VALUE]...
 //                    [--dim NAME=VALUE]... [--sweep NAME=FROM:TO[:STEP]] [--search greedy|optimal]
-//                    [--search-budget-nodes N] [--numerics] [--eager-parity] [--numerics-seed N]
-//                    [--numerics-elements N] [--table] [--verify] [--emit c|triton] [FILE|-]
+//                    [--search-budget-nodes N] [--search-budget-ms N] [--numerics] [--eager-parity]
+//                    [--numerics-seed N] [--numerics-elements N] [--table] [--verify] [--emit c|triton] [FILE|-]
 // The flags become an options document read by fusion::read_options_json, so they are checked exactly
 // as the JSON options are (docs/design.md §9, docs/strategies.md).
 // Prints the plan JSON (byte for byte what the WASM module returns) or, with --table, a readable
@@ -38,8 +38,9 @@ namespace {
 constexpr const char* kUsage =
     "usage: fusion-plan [--no-broadcast] [--resident-sources] [--strategy S] [--hardware H] [--rule NAME=VALUE]...\n"
     "                   [--dim NAME=VALUE]... [--sweep NAME=FROM:TO[:STEP]] [--search greedy|optimal]\n"
-    "                   [--search-budget-nodes N] [--numerics] [--eager-parity] [--numerics-seed N]\n"
-    "                   [--numerics-elements N] [--table] [--verify] [--emit c|triton] [FILE|-]\n"
+    "                   [--search-budget-nodes N] [--search-budget-ms N] [--numerics] [--eager-parity]\n"
+    "                   [--numerics-seed N] [--numerics-elements N] [--table] [--verify] [--emit c|triton]\n"
+    "                   [FILE|-]\n"
     "Plans kernel fusion for the op graph in FILE (JSON; '-' or nothing reads stdin) and prints the plan.\n"
     "  --no-broadcast      merged edges need equal shapes (default: broadcast-compatible)\n"
     "  --resident-sources  sources are already in memory and cost nothing\n"
@@ -54,7 +55,10 @@ constexpr const char* kUsage =
     "                      or every STEP; prints one row per value and where the grouping changes\n"
     "  --search MODE       greedy (default) or optimal: the plan with the fewest bytes the seed rules allow,\n"
     "                      with a proof (strategy seed only)\n"
-    "  --search-budget-nodes N  stop the search after N nodes (default 200000): the plan is then bounded\n"
+    "  --search-budget-nodes N  stop the search after N budget units (default 200000; a node costs 1, more\n"
+    "                      in parts of over 128 ops): the plan is then bounded\n"
+    "  --search-budget-ms N  a time budget, as N x 250 units (the same plan on every machine); with\n"
+    "                      --search-budget-nodes the smaller budget wins\n"
     "  --numerics          per group, what fusion changes in the results (rounding, FMA contraction,\n"
     "                      reduction order, NaN choices, casts), and the reference evaluator's differences\n"
     "                      per output (max_abs, max_rel, max_ulp) on seeded random inputs\n"
@@ -109,10 +113,11 @@ void add_sweep(Args& args, const std::string& text) {
   args.sweep = spec;
 }
 
-// "--search-budget-nodes N": the number as JSON when it parses, else the text (the options reader refuses it).
-void add_search_budget(Args& args, const std::string& text) {
+// "--search-budget-nodes N", "--search-budget-ms N": options.search[key], the number as JSON when it parses, else
+// the text (the options reader refuses it).
+void add_search_budget(Args& args, const char* key, const std::string& text) {
   nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
-  args.options["search"]["budget_nodes"] = parsed.is_discarded() ? nlohmann::json(text) : parsed;
+  args.options["search"][key] = parsed.is_discarded() ? nlohmann::json(text) : parsed;
 }
 
 // "--numerics-seed N", "--numerics-elements N": options.numerics[key], checked by the options reader.
@@ -143,7 +148,8 @@ Args parse_args(int argc, char** argv) {
     else if (a == "--dim" && i + 1 < argc) add_assignment(args, a, "dims", argv[++i]);
     else if (a == "--sweep" && i + 1 < argc) add_sweep(args, argv[++i]);
     else if (a == "--search" && i + 1 < argc) args.options["search"]["mode"] = argv[++i];
-    else if (a == "--search-budget-nodes" && i + 1 < argc) add_search_budget(args, argv[++i]);
+    else if (a == "--search-budget-nodes" && i + 1 < argc) add_search_budget(args, "budget_nodes", argv[++i]);
+    else if (a == "--search-budget-ms" && i + 1 < argc) add_search_budget(args, "budget_ms", argv[++i]);
     else if (a == "--numerics") args.options["numerics"]["evaluate"] = true;
     else if (a == "--eager-parity") args.options["numerics"]["parity"] = true;
     else if (a == "--numerics-seed" && i + 1 < argc) add_number(args, "seed", argv[++i]);

@@ -52,6 +52,19 @@ std::string search_line(const SearchCertificate& s) {
          greedy + ")\n";
 }
 
+// Where greedy went wrong: "  e1 -> c: greedy fused, optimal cut: greedy fused e1 → c (its 1st merge), ..." per
+// listed difference, and "  and N more" when the certificate counts more than it lists.
+std::string difference_lines(const FusionGraph& g, const SearchCertificate& s) {
+  if (s.differences_total == 0) return "";
+  std::string out = "\nwhere greedy went wrong (" + std::to_string(s.differences_total) + " edges decided differently):\n";
+  for (const SearchDifference& d : s.differences)
+    out += "  " + label(g, d.producer) + " -> " + label(g, d.consumer) + ": greedy " +
+           (d.greedy_fused ? "fused, optimal cut: " : "cut, optimal fused: ") + d.why + "\n";
+  const auto more = s.differences_total - static_cast<std::int64_t>(s.differences.size());
+  if (more > 0) out += "  and " + std::to_string(more) + " more\n";
+  return out;
+}
+
 // Numerics (docs/design.md §18): each group's notes in words, the evaluator's figures per output, what it skipped
 // and what eager parity costs.
 std::string numerics_lines(const FusionGraph& g, const FusionPlan& plan) {
@@ -119,6 +132,7 @@ std::string format_plan_table(const FusionGraph& g, const FusionPlan& plan) {
       if (!e.fused && e.reason != EdgeReason::source)
         out += "  " + label(g, e.producer) + " -> " + label(g, e.consumer) + ": " + to_string(e.reason) + "\n";
   }
+  if (plan.search.present) out += difference_lines(g, plan.search);
   return out;
 }
 

@@ -60,13 +60,19 @@ inline void check_plan(const FusionGraph& graph, const PlannerOptions& options, 
         fuzz_fail("reference", "ops " + std::to_string(x) + " and " + std::to_string(y) + " grouped differently");
 }
 
-// Plan search (docs/design.md §17) with a small node budget: everything check_plan asks, plus a certificate
-// whose bound holds (lower_bound <= bytes_fused, equal when proven optimal) and bytes never above greedy's.
+// Plan search (docs/design.md §17) with a small node budget: everything check_plan asks (the verifier checks the
+// listed differences against the greedy plan), plus a certificate whose bound holds (lower_bound <= bytes_fused,
+// equal when proven optimal), bytes never above greedy's, differences exactly when the bytes differ, and a time
+// budget that plans exactly as its node count.
 inline void check_search(const FusionGraph& graph) {
   PlannerOptions options;
   options.search.mode = SearchMode::optimal;
   options.search.budget_nodes = 2000;
   check_plan(graph, options, /*compare_reference=*/false);
+  PlannerOptions by_ms = options;
+  by_ms.search.budget_ms = 1;
+  by_ms.search.budget_nodes = nodes_for_ms(1);
+  check_plan(graph, by_ms, /*compare_reference=*/false);
   const Expected<FusionPlan> plan = FusionPlanner(options).plan(graph);
   if (!plan) return;
   const SearchCertificate& c = plan->search;
@@ -74,6 +80,8 @@ inline void check_search(const FusionGraph& graph) {
   if (c.lower_bound > plan->bytes_fused) fuzz_fail("search", "lower_bound above the plan's bytes");
   if (c.status == "optimal" && c.lower_bound != plan->bytes_fused) fuzz_fail("search", "optimal with a gap");
   if (plan->bytes_fused > c.greedy_bytes_fused) fuzz_fail("search", "the searched plan is worse than greedy");
+  if ((plan->bytes_fused < c.greedy_bytes_fused) != (c.differences_total > 0))
+    fuzz_fail("search", "differences listed for a plan no cheaper than greedy, or none for a cheaper one");
 }
 
 // Seed under the four broadcast/resident combinations (against the reference), seed with plan search, then

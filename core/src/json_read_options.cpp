@@ -4,6 +4,8 @@
 //
 // The strategy's preset fills the rules first, then "rules" overrides them one by one, whatever the key
 // order in the text; a rule the strategy does not accept is refused (invalid_options naming both). Unknown strategy or hardware names pass through: the planner reports them.
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "detail/json_text.h"
@@ -129,8 +131,9 @@ std::optional<Error> read_dims(const json& dims, DimValues& into) {
   return std::nullopt;
 }
 
-// "search": "greedy" | "optimal" | {"mode": ..., "budget_nodes": N} (docs/design.md §17). A budget above
-// kMaxSearchNodes (up to 2^53) is capped, and the plan says so in a warning.
+// "search": "greedy" | "optimal" | {"mode": ..., "budget_nodes": N, "budget_ms": M} (docs/design.md §17). A
+// budget above kMaxSearchNodes or kMaxSearchMs (up to 2^53) is capped, and the plan says so in a warning. A time
+// budget becomes nodes at the fixed rate kSearchNodesPerMs; with both, the smaller node budget wins.
 std::optional<Error> read_search_mode(const json& value, SearchSettings& into, const std::string& path) {
   const std::string mode = value.is_string() ? value.get<std::string>() : "";
   if (mode != "greedy" && mode != "optimal")
@@ -139,30 +142,44 @@ std::optional<Error> read_search_mode(const json& value, SearchSettings& into, c
   return std::nullopt;
 }
 
-std::optional<Error> read_search_budget(const json& value, SearchSettings& into) {
+// A whole number from 1 to 2^53 - 1 at /search/<key>, capped at `cap` (capped says so).
+std::optional<Error> read_search_budget(const json& value, const std::string& key, const char* unit, std::int64_t cap,
+                                        std::int64_t& into, bool& capped) {
   const bool whole = value.is_number_integer() &&
                      (value.is_number_unsigned() ? value.get<std::uint64_t>() > 0 : value.get<std::int64_t>() > 0);
   if (!whole || value.get<std::uint64_t>() > kMaxExactBytes)
-    return option_error("'budget_nodes' must be a whole number of search nodes from 1 to 2^53 - 1 (values above " +
-                            std::to_string(kMaxSearchNodes) + " are capped)",
-                        "/search/budget_nodes");
-  into.budget_capped = value.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxSearchNodes);
-  into.budget_nodes = into.budget_capped ? kMaxSearchNodes : value.get<std::int64_t>();
+    return option_error("'" + key + "' must be a whole number of " + unit + " from 1 to 2^53 - 1 (values above " +
+                            std::to_string(cap) + " are capped)",
+                        "/search/" + key);
+  capped = value.get<std::uint64_t>() > static_cast<std::uint64_t>(cap);
+  into = capped ? cap : value.get<std::int64_t>();
   return std::nullopt;
 }
 
 std::optional<Error> read_search(const json& value, SearchSettings& into) {
   if (value.is_string()) return read_search_mode(value, into, "/search");
   if (!value.is_object())
-    return option_error("option 'search' must be \"greedy\", \"optimal\" or {\"mode\": \"optimal\", \"budget_nodes\": N}",
+    return option_error("option 'search' must be \"greedy\", \"optimal\" or {\"mode\": \"optimal\", \"budget_nodes\": N, "
+                        "\"budget_ms\": M}",
                         "/search");
+  bool nodes_given = false;
   for (const auto& [key, field] : value.items()) {
     std::optional<Error> error;
-    if (key == "mode") error = read_search_mode(field, into, "/search/mode");
-    else if (key == "budget_nodes") error = read_search_budget(field, into);
-    else error = option_error("unknown search field '" + key + "'; search has mode and budget_nodes", "/search/" + key);
+    if (key == "mode") {
+      error = read_search_mode(field, into, "/search/mode");
+    } else if (key == "budget_nodes") {
+      error = read_search_budget(field, key, "search nodes", kMaxSearchNodes, into.budget_nodes, into.budget_capped);
+      nodes_given = true;
+    } else if (key == "budget_ms") {
+      error = read_search_budget(field, key, "milliseconds", kMaxSearchMs, into.budget_ms, into.budget_ms_capped);
+    } else {
+      error = option_error("unknown search field '" + key + "'; search has mode, budget_nodes and budget_ms",
+                           "/search/" + key);
+    }
     if (error) return error;
   }
+  if (into.budget_ms > 0)
+    into.budget_nodes = nodes_given ? std::min(into.budget_nodes, nodes_for_ms(into.budget_ms)) : nodes_for_ms(into.budget_ms);
   return std::nullopt;
 }
 

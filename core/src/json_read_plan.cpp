@@ -1,4 +1,7 @@
 // json_read_plan.cpp — options and plan documents into C++ values, with located errors.
+#include <algorithm>
+#include <climits>
+
 #include <nlohmann/json.hpp>
 
 #include "detail/json_text.h"
@@ -184,6 +187,23 @@ SearchCertificate read_certificate(const json& v, PlanFields& f) {
   c.gap = f.number(v, "gap", "/search");
   c.nodes = static_cast<std::int64_t>(f.count(v, "nodes", "/search"));
   c.greedy_bytes_fused = f.count(v, "greedy_bytes_fused", "/search");
+  if (const json* list = f.list(v, "differences", "/search")) {
+    for (std::size_t k = 0; k < list->size() && !f.error; ++k) {
+      const json& item = (*list)[k];
+      const std::string at = "/search/differences/" + std::to_string(k);
+      SearchDifference d;
+      d.producer = static_cast<std::int32_t>(std::min<std::uint64_t>(f.count(item, "producer", at), INT32_MAX));
+      d.consumer = static_cast<std::int32_t>(std::min<std::uint64_t>(f.count(item, "consumer", at), INT32_MAX));
+      const std::string greedy = f.text(item, "greedy", at), optimal = f.text(item, "optimal", at);
+      d.why = f.text(item, "why", at);
+      if (!f.error && !((greedy == "fused" && optimal == "cut") || (greedy == "cut" && optimal == "fused")))
+        f.error = make_error(ErrorCode::invalid_plan, "the plan field " + at +
+                                 " must have greedy and optimal \"fused\" and \"cut\" (one each)", at + "/greedy");
+      d.greedy_fused = greedy == "fused";
+      c.differences.push_back(std::move(d));
+    }
+  }
+  c.differences_total = static_cast<std::int64_t>(f.count(v, "differences_total", "/search"));
   return c;
 }
 

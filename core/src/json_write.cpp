@@ -40,7 +40,15 @@ void append_formula(std::string& out, std::string_view key, const std::optional<
 void append_certificate(std::string& out, const SearchCertificate& c) {
   out += ",\"search\":{\"mode\":\"optimal\",\"status\":" + json(c.status).dump();
   out += ",\"lower_bound\":" + std::to_string(c.lower_bound) + ",\"gap\":" + json(c.gap).dump();
-  out += ",\"nodes\":" + std::to_string(c.nodes) + ",\"greedy_bytes_fused\":" + std::to_string(c.greedy_bytes_fused) + '}';
+  out += ",\"nodes\":" + std::to_string(c.nodes) + ",\"greedy_bytes_fused\":" + std::to_string(c.greedy_bytes_fused);
+  out += ",\"differences\":[";
+  for (const SearchDifference& d : c.differences) {
+    if (out.back() != '[') out += ',';
+    out += "{\"producer\":" + std::to_string(d.producer) + ",\"consumer\":" + std::to_string(d.consumer);
+    out += std::string(",\"greedy\":") + (d.greedy_fused ? "\"fused\",\"optimal\":\"cut\"" : "\"cut\",\"optimal\":\"fused\"");
+    out += ",\"why\":" + json(d.why).dump(-1, ' ', false, json::error_handler_t::replace) + '}';
+  }
+  out += "],\"differences_total\":" + std::to_string(c.differences_total) + '}';
 }
 
 void append_dims(std::string& out, const DimValues& dims) {
@@ -201,8 +209,9 @@ std::string write_plan_json(const FusionPlan& plan) {
     out += ",\"dims\":";
     append_dims(out, plan.options.dims);
   }
-  if (plan.options.search.mode == SearchMode::optimal)
-    out += ",\"search\":{\"mode\":\"optimal\",\"budget_nodes\":" + std::to_string(plan.options.search.budget_nodes) + '}';
+  if (const SearchSettings& s = plan.options.search; s.mode == SearchMode::optimal)
+    out += ",\"search\":{\"mode\":\"optimal\",\"budget_nodes\":" + std::to_string(s.budget_nodes) +
+           (s.budget_ms > 0 ? ",\"budget_ms\":" + std::to_string(s.budget_ms) : std::string()) + '}';
   if (const NumericsSettings& n = plan.options.numerics; n.enabled)
     out += std::string(",\"numerics\":{\"evaluate\":") + (n.evaluate ? "true" : "false") + ",\"parity\":" +
            (n.parity ? "true" : "false") + ",\"seed\":" + std::to_string(n.seed) +

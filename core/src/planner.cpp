@@ -262,6 +262,10 @@ Expected<FusionPlan> FusionPlanner::plan_bound(const FusionGraph& graph, std::ve
     warnings.push_back({"search_budget_capped",
                         "the search budget was capped at " + std::to_string(kMaxSearchNodes) + " nodes",
                         "/search/budget_nodes"});
+  if (options_.search.budget_ms_capped)
+    warnings.push_back({"search_budget_capped",
+                        "the search time budget was capped at " + std::to_string(kMaxSearchMs) + " ms",
+                        "/search/budget_ms"});
   if (options_.numerics.enabled) {  // docs/design.md §18
     std::vector<std::vector<NumericsNote>> notes = fusion_notes(graph, plan);
     for (std::size_t k = 0; k < plan.groups.size(); ++k) plan.groups[k].numerics = std::move(notes[k]);

@@ -56,10 +56,15 @@ expect_run("--sweep with --verify" 2 "^$" "does not combine with --sweep" --veri
 
 # Plan search (docs/design.md §17) on a graph where greedy misses the optimum (tests/core/search.test.cpp).
 set(trap ${EXAMPLES}/greedy_trap.json)
-expect_run("--search optimal" 0 "\"search\":\\{\"mode\":\"optimal\",\"budget_nodes\":200000\\}\\},\"search\":\\{\"mode\":\"optimal\",\"status\":\"optimal\",\"lower_bound\":([0-9]+),\"gap\":0\\.0,\"nodes\":[1-9][0-9]*,\"greedy_bytes_fused\":[0-9]+\\}" "^$" --search optimal ${trap})
+expect_run("--search optimal" 0 "\"search\":\\{\"mode\":\"optimal\",\"budget_nodes\":200000\\}\\},\"search\":\\{\"mode\":\"optimal\",\"status\":\"optimal\",\"lower_bound\":([0-9]+),\"gap\":0\\.0,\"nodes\":[1-9][0-9]*,\"greedy_bytes_fused\":[0-9]+,\"differences\":\\[\\{\"producer\":2,\"consumer\":4,\"greedy\":\"fused\",\"optimal\":\"cut\",\"why\":\"greedy fused e1 → c \\(its 1st merge\\)" "^$" --search optimal ${trap})
 expect_run("--search optimal --verify" 0 "\"status\":\"optimal\"" "^$" --search optimal --verify ${trap})
 expect_run("--search table" 0 "search: optimal, proven: [0-9,]+ nodes \\(greedy [0-9,]+ bytes\\)" "^$" --table --search optimal ${trap})
 expect_run("--search bounded table" 0 "search: bounded: within [0-9.]+ % after 1 nodes \\(lower bound" "^$" --table --search optimal --search-budget-nodes 1 ${trap})
+expect_run("--search differences table" 0 "where greedy went wrong \\(2 edges decided differently\\):.*  c -> d: greedy cut, optimal fused: greedy fused e1 → c first \\(its 1st merge\\); after that, fusing c → d would put matmul m between two parts of one kernel \\(a cycle\\)" "^$" --table --search optimal ${trap})
+expect_run("--search-budget-ms" 0 "\"search\":\\{\"mode\":\"optimal\",\"budget_nodes\":500,\"budget_ms\":2\\}" "^$" --search optimal --search-budget-ms 2 ${trap})
+expect_run("--search-budget-ms and nodes: the smaller wins" 0 "\"budget_nodes\":7,\"budget_ms\":2\\}" "^$" --search optimal --search-budget-ms 2 --search-budget-nodes 7 ${trap})
+expect_run("--search-budget-ms 0" 2 "^$" "options: error\\[invalid_options\\]: 'budget_ms' must be.*/search/budget_ms" --search optimal --search-budget-ms 0 ${trap})
+expect_run("--search-budget-ms capped" 0 "\"code\":\"search_budget_capped\",\"message\":\"the search time budget was capped at 3600000 ms\",\"path\":\"/search/budget_ms\"" "^$" --search optimal --search-budget-ms 99999999999 ${trap})
 expect_run("--search-budget-nodes capped" 0 "\"warnings\":\\[\\{\"code\":\"search_budget_capped\"" "^$" --search optimal --search-budget-nodes 99999999999 ${trap})
 expect_run("--search bad mode" 2 "^$" "options: error\\[invalid_options\\]: search mode must be.*/search/mode" --search best ${trap})
 expect_run("--search-budget-nodes 0" 2 "^$" "options: error\\[invalid_options\\]: 'budget_nodes' must be.*/search/budget_nodes" --search optimal --search-budget-nodes 0 ${trap})

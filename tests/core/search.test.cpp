@@ -3,10 +3,14 @@
 // the optimum, the node budget (bounded, valid, deterministic), options errors, the verifier on the certificate,
 // and a 100,000-op graph.
 #include <algorithm>
+#include <limits>
 
+#include "detail/topology.h"
 #include "fusion/json_io.h"
 #include "partition_enumerator.h"
 #include "random_graphs.h"
+#include "search/branch_and_bound.h"
+#include "search/components.h"
 #include "test_graphs.h"
 #include "test_scale.h"
 
@@ -158,7 +162,11 @@ TEST_CASE("search options: modes, budgets, caps and errors") {
   CHECK(error_path(R"({"search": {"mode": "optimal", "budget_nodes": -5}})") == "/search/budget_nodes");
   CHECK(error_path(R"({"search": {"mode": "optimal", "budget_nodes": 1.5}})") == "/search/budget_nodes");
   CHECK(error_path(R"({"search": {"mode": "optimal", "budget_nodes": 1e300}})") == "/search/budget_nodes");
-  CHECK(error_path(R"({"search": {"mode": "optimal", "budget_ms": 10}})") == "/search/budget_ms");
+  CHECK(error_path(R"({"search": {"mode": "optimal", "budget_ms": 0}})") == "/search/budget_ms");
+  CHECK(error_path(R"({"search": {"mode": "optimal", "budget_ms": -10}})") == "/search/budget_ms");
+  CHECK(error_path(R"({"search": {"mode": "optimal", "budget_ms": 2.5}})") == "/search/budget_ms");
+  CHECK(error_path(R"({"search": {"mode": "optimal", "budget_ms": "2s"}})") == "/search/budget_ms");
+  CHECK(error_path(R"({"search": {"mode": "optimal", "budget_s": 2}})") == "/search/budget_s");
   CHECK(error_path(R"({"search": 3})") == "/search");
   const auto tvm = read_options_json(R"({"strategy": "tvm", "search": "optimal"})");
   const Expected<FusionPlan> refused = FusionPlanner(*tvm).plan(greedy_trap());
@@ -166,6 +174,98 @@ TEST_CASE("search options: modes, budgets, caps and errors") {
   CHECK(refused.errors().front().code == ErrorCode::invalid_options);
   CHECK(refused.errors().front().path == "/search/mode");
   CHECK(refused.errors().front().message.find("search is available for seed so far") != std::string::npos);
+}
+
+TEST_CASE("a time budget: a fixed number of nodes per millisecond, the smaller budget wins, capped when absurd") {
+  const auto ms = read_options_json(R"({"search": {"mode": "optimal", "budget_ms": 10}})");
+  CHECK(ms->search == SearchSettings{SearchMode::optimal, 10 * kSearchNodesPerMs, false, 10, false});
+  const auto nodes_win = read_options_json(R"({"search": {"budget_nodes": 100, "budget_ms": 10, "mode": "optimal"}})");
+  CHECK(nodes_win->search == SearchSettings{SearchMode::optimal, 100, false, 10, false});
+  const auto ms_wins = read_options_json(R"({"search": {"mode": "optimal", "budget_ms": 3, "budget_nodes": 100000}})");
+  CHECK(ms_wins->search.budget_nodes == 3 * kSearchNodesPerMs);
+  CHECK(read_options_json(R"({"search": "optimal"})")->search.budget_nodes == kDefaultSearchNodes);
+  const auto capped = read_options_json(R"({"search": {"mode": "optimal", "budget_ms": 9000000000000}})");
+  CHECK(capped->search == SearchSettings{SearchMode::optimal, nodes_for_ms(kMaxSearchMs), false, kMaxSearchMs, true});
+  const FusionPlan plan = *FusionPlanner(*capped).plan(greedy_trap());
+  REQUIRE(plan.warnings.size() == 1);
+  CHECK(plan.warnings[0].code == "search_budget_capped");
+  CHECK(plan.warnings[0].path == "/search/budget_ms");
+  // The resolved options carry both budgets and read back to the same settings.
+  const std::string json = write_plan_json(*FusionPlanner(*ms).plan(greedy_trap()));
+  const std::string resolved = R"("search":{"mode":"optimal","budget_nodes":)" +
+                               std::to_string(10 * kSearchNodesPerMs) + R"(,"budget_ms":10})";
+  CHECK(json.find(resolved) != std::string::npos);
+  CHECK(read_options_json("{" + resolved + "}")->search == ms->search);
+  // The answer depends on nodes only: a 1 ms budget plans exactly as its node count does, every time.
+  std::mt19937_64 rng(7);
+  int bounded = 0;
+  for (int i = 0; i < 40; ++i) {
+    CAPTURE(i);
+    const FusionGraph g = random_graph(rng, 120);
+    const FusionPlan by_ms = plan_checked(g, FusionPlanner(*read_options_json(R"({"search": {"mode": "optimal", "budget_ms": 1}})")));
+    PlannerOptions by_nodes = searching(kSearchNodesPerMs);
+    const FusionPlan same = plan_checked(g, FusionPlanner(by_nodes));
+    CHECK(by_ms.search == same.search);
+    CHECK(by_ms.op_group == same.op_group);
+    CHECK(by_ms.search.nodes <= kSearchNodesPerMs);
+    bounded += by_ms.search.status == "bounded";
+  }
+  MESSAGE(bounded << " of 40 120-op graphs bounded after 1 ms worth of nodes");
+}
+
+TEST_CASE("where greedy went wrong: the trap's two edges, explained by greedy's order") {
+  const FusionPlan best = plan_checked(greedy_trap(), FusionPlanner(searching()));
+  REQUIRE(best.search.differences_total == 2);
+  REQUIRE(best.search.differences.size() == 2);
+  const SearchDifference& first = best.search.differences[0];  // e1 -> c (edge order: consumer c before d)
+  CHECK(first.producer == 2);
+  CHECK(first.consumer == 4);
+  CHECK(first.greedy_fused);
+  CHECK(first.why == "greedy fused e1 → c (its 1st merge), which later kept c → d from fusing; the optimal plan keeps "
+                     "them apart");
+  const SearchDifference& second = best.search.differences[1];
+  CHECK(second.producer == 4);
+  CHECK(second.consumer == 5);
+  CHECK(!second.greedy_fused);
+  CHECK(second.why == "greedy fused e1 → c first (its 1st merge); after that, fusing c → d would put matmul m between "
+                      "two parts of one kernel (a cycle)");
+  const std::string json = write_plan_json(best);
+  CHECK(json.find(R"("differences":[{"producer":2,"consumer":4,"greedy":"fused","optimal":"cut","why":"greedy fused)") !=
+        std::string::npos);
+  CHECK(json.find(R"(],"differences_total":2})") != std::string::npos);
+  const Expected<FusionPlan> back = read_plan_json(json);
+  REQUIRE(back);
+  CHECK(back->search == best.search);
+  std::string bad = json;
+  bad.replace(bad.find(R"("optimal":"cut")"), 15, R"("optimal":"fused")");
+  const Expected<FusionPlan> refused = read_plan_json(bad);
+  REQUIRE(!refused);
+  CHECK(refused.errors().front().path == "/search/differences/0/greedy");
+}
+
+TEST_CASE("differences on random graphs: every improved plan lists them, each names a merge or a path") {
+  std::mt19937_64 rng(1515);
+  int improved = 0, after_merge = 0, other_path = 0;
+  for (int i = 0; i < scaled(3000); ++i) {
+    CAPTURE(i);
+    const FusionGraph g = random_graph(rng, 4 + static_cast<int>(rng() % 30));
+    const FusionPlan plan = plan_checked(g, FusionPlanner(searching()));  // the verifier checks each listed edge
+    const bool better = plan.bytes_fused < plan.search.greedy_bytes_fused;
+    CHECK(better == (plan.search.differences_total > 0));
+    improved += better;
+    for (const SearchDifference& d : plan.search.differences) {
+      const bool merge_then = d.why.find("merge); after that, fusing") != std::string::npos;
+      const bool path = d.why.starts_with("greedy cut ") && d.why.find("another path joins them") != std::string::npos;
+      const bool joined = d.why.starts_with("greedy fused ") || d.why.starts_with("greedy put ");
+      CHECK((d.greedy_fused ? joined && !merge_then : merge_then || path));
+      after_merge += merge_then;
+      other_path += path;
+    }
+  }
+  MESSAGE(improved << " improved plans; cut edges explained by an earlier merge " << after_merge << ", by another path "
+                   << other_path);
+  CHECK(improved > 0);
+  CHECK(after_merge > 0);
 }
 
 TEST_CASE("the verifier checks the certificate") {
@@ -185,7 +285,22 @@ TEST_CASE("the verifier checks the certificate") {
   CHECK(!codes(claimed).empty());
   FusionPlan worse = plan;
   worse.search.greedy_bytes_fused = plan.bytes_fused - 1;
-  CHECK(codes(worse) == std::vector<std::string>{"search"});
+  CHECK(codes(worse) == std::vector<std::string>{"search", "search"});  // worse than greedy; not greedy's bytes
+  FusionPlan flipped = plan;
+  flipped.search.differences[1].greedy_fused = true;
+  CHECK(codes(flipped) == std::vector<std::string>{"search"});
+  FusionPlan missing = plan;
+  missing.search.differences.pop_back();
+  CHECK(codes(missing) == std::vector<std::string>{"search"});
+  FusionPlan extra = plan;
+  extra.search.differences.push_back({0, 2, true, "made up"});
+  CHECK(codes(extra) == std::vector<std::string>{"search"});
+  FusionPlan miscounted = plan;
+  miscounted.search.differences_total = 3;
+  CHECK(codes(miscounted) == std::vector<std::string>{"search"});
+  FusionPlan silent = plan;
+  silent.search.differences[0].why.clear();
+  CHECK(codes(silent) == std::vector<std::string>{"search"});
   FusionPlan gap = plan;
   gap.search.status = "bounded";
   gap.search.gap = 0.5;
@@ -210,4 +325,41 @@ TEST_CASE("a long chain does not overflow anything (no recursion)") {
   const FusionPlan plan = plan_checked(g, FusionPlanner(searching(1000)));
   CHECK(plan.search.status == "optimal");  // greedy already meets the bound of one group
   CHECK(plan.groups.size() == 2);
+}
+
+// Parts of up to 64 ops searched with 4- and 16-word sets (as parts of up to 256 and 1,024 ops are): the same
+// bytes, bound and nodes as with one word.
+TEST_CASE("the search is the same at every set width: 1, 4 and 16 words agree node for node") {
+  std::mt19937_64 rng(64);
+  int compared = 0;
+  for (int i = 0; i < scaled(300); ++i) {
+    CAPTURE(i);
+    const FusionGraph g = random_graph(rng, 6 + static_cast<int>(rng() % 40));
+    const detail::Producers producers = detail::build_producers(g);
+    const detail::Consumers consumers = detail::build_consumers(g);
+    const std::vector<OpId> order = *detail::topological_order(g, consumers);
+    std::vector<std::int64_t> position(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<std::int64_t>(k);
+    for (const std::vector<OpId>& members : search::fusible_components(g, producers, order, true).members) {
+      const auto p1 = search::build_local_problem<1>(g, producers, consumers, members, position, true);
+      const auto p4 = search::build_local_problem<4>(g, producers, consumers, members, position, true);
+      const auto p16 = search::build_local_problem<16>(g, producers, consumers, members, position, true);
+      REQUIRE((p1 && p4 && p16));
+      const std::uint64_t start = std::numeric_limits<std::uint64_t>::max();
+      const std::int64_t budget = 1 + static_cast<std::int64_t>(rng() % 400);
+      const auto r1 = search::search_part(*p1, start, budget);
+      const std::size_t k = members.size();  // the same number of nodes: budgets in each width's node cost
+      const auto r4 = search::search_part(*p4, start, budget * search::node_cost(k, 4));
+      const auto r16 = search::search_part(*p16, start, budget * search::node_cost(k, 16));
+      CHECK(r1.best_bytes == r4.best_bytes);
+      CHECK(r1.best_bytes == r16.best_bytes);
+      CHECK(r1.lower_bound == r4.lower_bound);
+      CHECK(r1.lower_bound == r16.lower_bound);
+      CHECK(r1.nodes == r4.nodes);
+      CHECK(r1.nodes == r16.nodes);
+      CHECK(r4.units == r4.nodes * search::node_cost(k, 4));
+      ++compared;
+    }
+  }
+  CHECK(compared > 100);
 }

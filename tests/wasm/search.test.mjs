@@ -1,5 +1,5 @@
 // search.test.mjs — plan search (docs/design.md §17) through the WASM module: the certificate, the same bytes as
-// the CLI, and bad search options as error values.
+// the CLI, a time budget, the differences from greedy, and bad search options as error values.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -24,9 +24,56 @@ test('search finds the plan greedy misses, with a certificate, byte for byte as 
   assert.equal(cli.stdout, `${text}\n`);
 });
 
+test('a time budget through the options object: fixed nodes per ms, both budgets resolved, as the CLI', async () => {
+  const fusion = await loadFusion();
+  const text = fusion.planText(TRAP, { search: { mode: 'optimal', budget_ms: 2 } });
+  const plan = JSON.parse(text);
+  assert.deepEqual(plan.options.search, { mode: 'optimal', budget_nodes: 500, budget_ms: 2 });
+  const both = fusion.plan(TRAP, { search: { mode: 'optimal', budget_ms: 2, budget_nodes: 3 } });
+  assert.deepEqual(both.options.search, { mode: 'optimal', budget_nodes: 3, budget_ms: 2 });
+  assert.ok(both.search.nodes <= 3);
+  const capped = fusion.plan(TRAP, { search: { mode: 'optimal', budget_ms: 1e12 } });
+  assert.deepEqual(
+    capped.warnings.map((w) => [w.code, w.path]),
+    [['search_budget_capped', '/search/budget_ms']],
+  );
+  assert.equal(capped.options.search.budget_ms, 3600000);
+  const cli = runCli(TRAP, {}, ['--search', 'optimal', '--search-budget-ms', '2']);
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.equal(cli.stdout, `${text}\n`);
+});
+
+test('where greedy went wrong: the differences, in edge order, explained with op names', async () => {
+  const fusion = await loadFusion();
+  const text = fusion.planText(TRAP, { search: 'optimal' });
+  const { search } = JSON.parse(text);
+  assert.equal(search.differences_total, 2);
+  assert.deepEqual(
+    search.differences.map(({ producer, consumer, greedy, optimal }) => [producer, consumer, greedy, optimal]),
+    [
+      [2, 4, 'fused', 'cut'],
+      [4, 5, 'cut', 'fused'],
+    ],
+  );
+  assert.match(search.differences[0].why, /^greedy fused e1 → c \(its 1st merge\), which later kept c → d from fusing/);
+  assert.equal(
+    search.differences[1].why,
+    'greedy fused e1 → c first (its 1st merge); after that, fusing c → d would put matmul m between two parts of ' +
+      'one kernel (a cycle)',
+  );
+  const lying = JSON.parse(text);
+  lying.search.differences[1].greedy = 'fused';
+  lying.search.differences[1].optimal = 'cut';
+  const verdict = fusion.verify(TRAP, { search: 'optimal' }, JSON.stringify(lying));
+  assert.equal(verdict.valid, false);
+  assert.ok(verdict.violations.some((v) => v.code === 'search'));
+});
+
 test('bad search options are error values naming the field', async () => {
   const fusion = await loadFusion();
   assert.equal(fusion.plan(TRAP, { search: 'best' }).error.path, '/search');
   assert.equal(fusion.plan(TRAP, { search: { mode: 'optimal', budget_nodes: 0 } }).error.path, '/search/budget_nodes');
+  assert.equal(fusion.plan(TRAP, { search: { mode: 'optimal', budget_ms: 0 } }).error.path, '/search/budget_ms');
+  assert.equal(fusion.plan(TRAP, { search: { mode: 'optimal', budget_ms: -1 } }).error.path, '/search/budget_ms');
   assert.equal(fusion.plan(TRAP, { strategy: 'xla', search: 'optimal' }).error.path, '/search/mode');
 });

@@ -2,7 +2,6 @@
 #include "search/branch_and_bound.h"
 
 #include <algorithm>
-#include <bit>
 #include <vector>
 
 namespace fusion::search {
@@ -11,20 +10,23 @@ namespace {
 enum Decision : std::int8_t { undecided = -1, cut = 0, merge = 1 };
 constexpr std::uint8_t kMerge = 1, kCut = 2;
 
+template <std::size_t W>
 class Search {
  public:
-  Search(const LocalProblem& p, std::uint64_t incumbent, std::int64_t budget)
-      : p_(p), decision_(p.edges.size(), undecided), options_(p.edges.size(), 0), budget_(budget) {
+  Search(const LocalProblem<W>& p, std::uint64_t incumbent, std::int64_t budget)
+      : p_(p), decision_(p.edges.size(), undecided), options_(p.edges.size(), 0), budget_(budget),
+        cost_(node_cost(p.ops.size(), W)) {
     result_.best_bytes = incumbent;
   }
 
-  ComponentResult run() {
+  PartResult<W> run() {
     std::size_t depth = 0;
     bool descend = true;
     while (true) {
       if (descend) {
-        if (result_.nodes >= budget_) return stopped(depth);
+        if (result_.units + cost_ > budget_) return stopped(depth);
         ++result_.nodes;
+        result_.units += cost_;
         descend = enter(depth);
       }
       if (!descend) {  // take the next open alternative, deepest first
@@ -61,7 +63,7 @@ class Search {
   }
 
   std::uint8_t options_of(std::size_t depth) const {
-    const Partition now = partition_of(p_, [&](std::size_t e) { return decision_[e] == merge; });
+    const Partition<W> now = partition_of(p_, [&](std::size_t e) { return decision_[e] == merge; });
     const LocalEdge& edge = p_.edges[depth];
     const std::size_t a = now.group_of[edge.producer], b = now.group_of[edge.consumer];
     if (a == b) return kMerge;
@@ -69,13 +71,14 @@ class Search {
   }
 
   // Does some shape-apart pair or cut edge lie between the two groups?
-  bool kept_apart(Mask a, Mask b) const {
-    for (Mask s = a; s; s &= s - 1)
-      if (p_.shape_apart[std::countr_zero(s)] & b) return true;
+  bool kept_apart(const Bits<W>& a, const Bits<W>& b) const {
+    bool apart = false;
+    a.each([&](std::size_t s) { apart = apart || p_.shape_apart[s].intersects(b); });
+    if (apart) return true;
     for (std::size_t e = 0; e < p_.edges.size(); ++e) {
       if (decision_[e] != cut) continue;
-      const Mask ends = (Mask{1} << p_.edges[e].producer) | (Mask{1} << p_.edges[e].consumer);
-      if ((ends & a) && (ends & b)) return true;
+      const auto u = static_cast<std::size_t>(p_.edges[e].producer), v = static_cast<std::size_t>(p_.edges[e].consumer);
+      if ((a.test(u) && b.test(v)) || (a.test(v) && b.test(u))) return true;
     }
     return false;
   }
@@ -85,7 +88,7 @@ class Search {
   }
 
   void score_leaf() {
-    Partition leaf = partition_of(p_, [&](std::size_t e) { return decision_[e] == merge; });
+    Partition<W> leaf = partition_of(p_, [&](std::size_t e) { return decision_[e] == merge; });
     const std::uint64_t cost = bytes(p_, leaf);
     if (cost >= result_.best_bytes || !relaxed_legal(p_, leaf)) return;
     result_.best_bytes = cost;
@@ -93,11 +96,11 @@ class Search {
   }
 
   // Out of nodes: the bound covers the open node and every alternative still open on the path.
-  ComponentResult stopped(std::size_t depth) {
+  PartResult<W> stopped(std::size_t depth) {
     std::uint64_t low = std::min(result_.best_bytes, bound());
     for (std::size_t d = depth; d-- > 0;) {
       if (options_[d] == 0) continue;
-      const Decision taken = static_cast<Decision>(decision_[d]);
+      const auto taken = static_cast<Decision>(decision_[d]);
       decision_[d] = (options_[d] & kMerge) ? merge : cut;
       for (std::size_t e = d + 1; e < depth; ++e) saved_.push_back(decision_[e]), decision_[e] = undecided;
       low = std::min(low, bound());
@@ -108,18 +111,24 @@ class Search {
     return result_;
   }
 
-  const LocalProblem& p_;
+  const LocalProblem<W>& p_;
   std::vector<std::int8_t> decision_;
   std::vector<std::uint8_t> options_;  // per depth: alternatives not yet taken
   std::vector<std::int8_t> saved_;
   std::int64_t budget_;
-  ComponentResult result_;
+  std::int64_t cost_;  // units per node
+  PartResult<W> result_;
 };
 
 }  // namespace
 
-ComponentResult search_component(const LocalProblem& problem, std::uint64_t incumbent_bytes, std::int64_t budget) {
-  return Search(problem, incumbent_bytes, budget).run();
+template <std::size_t W>
+PartResult<W> search_part(const LocalProblem<W>& problem, std::uint64_t incumbent_bytes, std::int64_t budget) {
+  return Search<W>(problem, incumbent_bytes, budget).run();
 }
+
+template PartResult<1> search_part<1>(const LocalProblem<1>&, std::uint64_t, std::int64_t);
+template PartResult<4> search_part<4>(const LocalProblem<4>&, std::uint64_t, std::int64_t);
+template PartResult<16> search_part<16>(const LocalProblem<16>&, std::uint64_t, std::int64_t);
 
 }  // namespace fusion::search

@@ -1,4 +1,4 @@
-// search/local_problem.cpp — builds the bitmask view of one component (local_problem.h).
+// search/local_problem.cpp — builds the bitmask view of one part (local_problem.h), for the three widths.
 #include "search/local_problem.h"
 
 #include <algorithm>
@@ -13,10 +13,10 @@ namespace {
 std::uint64_t output_bytes(const FusionOp& op) { return tensor_bytes(op.shape, op.dtype_bytes).value_or(0); }
 
 // Fills via[i] for every member: a breadth-first walk over outside ops that stops at members and at ops
-// after the component's last member (they cannot lead back). False when the step budget runs out.
-bool find_outside_paths(const detail::Consumers& consumers,
-                        const std::unordered_map<OpId, int>& local, const std::vector<std::int64_t>& position,
-                        std::int64_t last_position, LocalProblem& p) {
+// after the part's last member (they cannot lead back). False when the step budget runs out.
+template <std::size_t W>
+bool find_outside_paths(const detail::Consumers& consumers, const std::unordered_map<OpId, int>& local,
+                        const std::vector<std::int64_t>& position, std::int64_t last_position, LocalProblem<W>& p) {
   std::int64_t steps = 0;
   std::vector<OpId> queue;
   std::unordered_map<OpId, int> seen;  // outside op -> the member whose walk saw it last
@@ -26,7 +26,7 @@ bool find_outside_paths(const detail::Consumers& consumers,
       for (const OpId* c = consumers.begin(x); c != consumers.end(x); ++c) {
         if (++steps > kMaxOutsideSteps) return false;
         if (const auto it = local.find(*c); it != local.end()) {
-          if (!from_member) p.via[i] |= Mask{1} << it->second;
+          if (!from_member) p.via[i].set(static_cast<std::size_t>(it->second));
           continue;
         }
         if (position[*c] > last_position) continue;
@@ -46,22 +46,24 @@ bool find_outside_paths(const detail::Consumers& consumers,
 
 }  // namespace
 
-std::optional<LocalProblem> build_local_problem(const FusionGraph& g, const detail::Producers& producers,
-                                                const detail::Consumers& consumers, const std::vector<OpId>& members,
-                                                const std::vector<std::int64_t>& position, bool broadcast) {
-  if (members.size() > kMaxLocalOps) return std::nullopt;
+template <std::size_t W>
+std::optional<LocalProblem<W>> build_local_problem(const FusionGraph& g, const detail::Producers& producers,
+                                                   const detail::Consumers& consumers,
+                                                   const std::vector<OpId>& members,
+                                                   const std::vector<std::int64_t>& position, bool broadcast) {
+  if (members.size() > 64 * W) return std::nullopt;
   const std::size_t k = members.size();
-  LocalProblem p;
+  LocalProblem<W> p;
   p.ops = members;
   p.bytes.resize(k);
   p.forced_write.assign(k, false);
-  p.consumers.assign(k, 0);
-  p.shape_apart.assign(k, 0);
-  p.direct.assign(k, 0);
-  p.via.assign(k, 0);
+  p.consumers.assign(k, {});
+  p.shape_apart.assign(k, {});
+  p.direct.assign(k, {});
+  p.via.assign(k, {});
   std::unordered_map<OpId, int> local;
   for (std::size_t i = 0; i < k; ++i) local.emplace(members[i], static_cast<int>(i));
-  std::map<OpId, Mask> outside;  // ordered: a deterministic list
+  std::map<OpId, Bits<W>> outside;  // ordered: a deterministic list
   for (std::size_t j = 0; j < k; ++j) {
     const OpId v = members[j];
     const FusionOp& op = g.op(v);
@@ -72,18 +74,18 @@ std::optional<LocalProblem> build_local_problem(const FusionGraph& g, const deta
     for (const OpId* in = producers.begin(v); in != producers.end(v); ++in) {
       const auto it = local.find(*in);
       if (it == local.end()) {
-        outside[*in] |= Mask{1} << j;
+        outside[*in].set(j);
         continue;
       }
-      const int i = it->second;
-      p.consumers[i] |= Mask{1} << j;
-      p.direct[i] |= Mask{1} << j;
+      const auto i = static_cast<std::size_t>(it->second);
+      p.consumers[i].set(j);
+      p.direct[i].set(j);
       const EdgeReason reason = detail::local_reason(g.op(*in), op, broadcast);
       if (reason == EdgeReason::none) {
-        p.edges.push_back({i, static_cast<int>(j), producers.offsets[v] + (in - producers.begin(v))});
-      } else {  // inside a component only the shape rule can fail
-        p.shape_apart[i] |= Mask{1} << j;
-        p.shape_apart[j] |= Mask{1} << i;
+        p.edges.push_back({it->second, static_cast<int>(j), producers.offsets[v] + (in - producers.begin(v))});
+      } else {  // inside a part only the shape rule can fail
+        p.shape_apart[i].set(j);
+        p.shape_apart[j].set(i);
       }
     }
   }
@@ -91,5 +93,15 @@ std::optional<LocalProblem> build_local_problem(const FusionGraph& g, const deta
   if (!find_outside_paths(consumers, local, position, position[members.back()], p)) return std::nullopt;
   return p;
 }
+
+template std::optional<LocalProblem<1>> build_local_problem<1>(const FusionGraph&, const detail::Producers&,
+                                                               const detail::Consumers&, const std::vector<OpId>&,
+                                                               const std::vector<std::int64_t>&, bool);
+template std::optional<LocalProblem<4>> build_local_problem<4>(const FusionGraph&, const detail::Producers&,
+                                                               const detail::Consumers&, const std::vector<OpId>&,
+                                                               const std::vector<std::int64_t>&, bool);
+template std::optional<LocalProblem<16>> build_local_problem<16>(const FusionGraph&, const detail::Producers&,
+                                                               const detail::Consumers&, const std::vector<OpId>&,
+                                                               const std::vector<std::int64_t>&, bool);
 
 }  // namespace fusion::search

@@ -2,21 +2,24 @@
 #include "search/search.h"
 
 #include <algorithm>
-#include <bit>
 #include <optional>
 
 #include "detail/internal_check.h"
 #include "search/branch_and_bound.h"
 #include "search/component_totals.h"
 #include "search/components.h"
+#include "search/differences.h"
 #include "search/group_cycles.h"
 
 namespace fusion::search {
 namespace {
 
+// A part's searched partition, whatever its width: the representative of each member's group, and the reason of
+// each of the part's fusible edges (step 4).
 struct Improvement {
-  LocalProblem problem;
-  Partition partition;
+  std::vector<OpId> ops;                                     // the part's members
+  std::vector<OpId> rep;                                     // per member
+  std::vector<std::pair<std::int64_t, EdgeReason>> reasons;  // (plan edge, reason)
   std::uint64_t saving = 0;  // greedy's bytes minus the partition's, for this part
 };
 
@@ -38,14 +41,48 @@ struct Search {
   std::vector<std::int64_t> position;  // op -> index in the topological order
   std::vector<std::int32_t> part_of;   // op -> index in parts, -1 for ops in no part
   std::vector<Part> parts;
-  std::int64_t nodes = 0;
+  std::int64_t nodes = 0;  // search-tree nodes visited
+  std::int64_t units = 0;  // budget used (branch_and_bound.h: node_cost per node)
 };
 
 // Greedy's partition of the part, as merged fusible edges.
-Partition greedy_partition(const LocalProblem& p, const detail::Grouping& greedy) {
+template <std::size_t W>
+Partition<W> greedy_partition(const LocalProblem<W>& p, const detail::Grouping& greedy) {
   return partition_of(p, [&](std::size_t e) {
     return greedy.representative[p.ops[p.edges[e].producer]] == greedy.representative[p.ops[p.edges[e].consumer]];
   });
+}
+
+// The searched partition as representatives and reasons: an edge left apart gets `shape` when a shape-apart pair
+// lies between its two groups, else `cycle` (search.h, step 4).
+template <std::size_t W>
+Improvement improvement_of(const LocalProblem<W>& p, const Partition<W>& partition, std::uint64_t saving) {
+  Improvement out{p.ops, std::vector<OpId>(p.ops.size()), {}, saving};
+  for (std::size_t i = 0; i < p.ops.size(); ++i) out.rep[i] = p.ops[partition.groups[partition.group_of[i]].first()];
+  for (const LocalEdge& edge : p.edges) {
+    const Bits<W>& a = partition.groups[partition.group_of[edge.producer]];
+    const Bits<W>& b = partition.groups[partition.group_of[edge.consumer]];
+    bool apart = false;
+    if (!(a == b)) a.each([&](std::size_t s) { apart = apart || p.shape_apart[s].intersects(b); });
+    out.reasons.emplace_back(edge.plan_edge, a == b ? EdgeReason::none : apart ? EdgeReason::shape : EdgeReason::cycle);
+  }
+  return out;
+}
+
+// Searches the part with sets of W words; false when it does not fit one local problem.
+template <std::size_t W>
+bool search_width(Search& s, Part& part, std::uint64_t greedy_bytes, std::int64_t left) {
+  std::optional<LocalProblem<W>> problem =
+      build_local_problem<W>(s.g, s.producers, s.consumers, part.members, s.position, s.options.broadcast);
+  if (!problem) return false;
+  FUSION_CHECK(bytes(*problem, greedy_partition(*problem, s.greedy)) == greedy_bytes,
+               "the search prices greedy's grouping of a part as the cost model does");
+  const PartResult<W> result = search_part(*problem, greedy_bytes, left);
+  s.nodes += result.nodes;
+  s.units += result.units;
+  part.slack = greedy_bytes - result.lower_bound;
+  if (result.better) part.improvement = improvement_of(*problem, *result.better, greedy_bytes - result.best_bytes);
+  return true;
 }
 
 void solve(Search& s, Part& part) {
@@ -55,29 +92,21 @@ void solve(Search& s, Part& part) {
   const std::uint64_t merged = merged_bytes(s.g, s.producers, s.consumers, part.members, s.part_of);
   FUSION_CHECK(merged <= greedy_bytes, "merging a whole part never adds bytes");
   part.slack = greedy_bytes - merged;
-  const std::int64_t left = s.options.search.budget_nodes - s.nodes;
+  const std::int64_t left = s.options.search.budget_nodes - s.units;
   if (part.slack == 0 || left <= 0) return;  // greedy already meets the bound, or no budget left
-  std::optional<LocalProblem> problem =
-      build_local_problem(s.g, s.producers, s.consumers, part.members, s.position, s.options.broadcast);
-  if (!problem) return;
-  FUSION_CHECK(bytes(*problem, greedy_partition(*problem, s.greedy)) == greedy_bytes,
-               "the search prices greedy's grouping of a part as the cost model does");
-  ComponentResult result = search_component(*problem, greedy_bytes, left);
-  s.nodes += result.nodes;
-  part.slack = greedy_bytes - result.lower_bound;
-  if (result.better)
-    part.improvement = Improvement{std::move(*problem), std::move(*result.better), greedy_bytes - result.best_bytes};
+  switch (width_for(part.members.size())) {
+    case 1: search_width<1>(s, part, greedy_bytes, left); break;
+    case 4: search_width<4>(s, part, greedy_bytes, left); break;
+    case 16: search_width<16>(s, part, greedy_bytes, left); break;
+    default: break;  // more than kMaxPartOps: greedy's grouping and the merged bound
+  }
 }
 
 std::vector<OpId> representatives(const Search& s) {
   std::vector<OpId> rep = s.greedy.representative;
-  for (const Part& part : s.parts) {
-    if (!part.improvement) continue;
-    const LocalProblem& p = part.improvement->problem;
-    const Partition& partition = part.improvement->partition;
-    for (std::size_t i = 0; i < p.ops.size(); ++i)
-      rep[p.ops[i]] = p.ops[static_cast<std::size_t>(std::countr_zero(partition.groups[partition.group_of[i]]))];
-  }
+  for (const Part& part : s.parts)
+    if (part.improvement)
+      for (std::size_t i = 0; i < part.improvement->ops.size(); ++i) rep[part.improvement->ops[i]] = part.improvement->rep[i];
   return rep;
 }
 
@@ -95,7 +124,7 @@ std::vector<std::int32_t> parts_on_cycles(const Search& s, const std::vector<boo
 bool join(Search& s, const std::vector<std::int32_t>& involved) {
   std::vector<OpId> members;
   for (std::int32_t k : involved) members.insert(members.end(), s.parts[k].members.begin(), s.parts[k].members.end());
-  if (involved.size() < 2 || members.size() > kMaxLocalOps) return false;
+  if (involved.size() < 2 || members.size() > kMaxPartOps) return false;
   std::sort(members.begin(), members.end(), [&](OpId a, OpId b) { return s.position[a] < s.position[b]; });
   for (std::size_t k = involved.size(); k-- > 1;) s.parts.erase(s.parts.begin() + involved[k]);
   s.parts[static_cast<std::size_t>(involved[0])] = Part{std::move(members), false, 0, std::nullopt};
@@ -107,10 +136,17 @@ bool join(Search& s, const std::vector<std::int32_t>& involved) {
 
 // Solves every part, then joins (or, when too large, sends back to greedy) the parts whose choices together close
 // a cycle, until the whole group graph is acyclic. Answers the final representatives.
+// Parts are solved smallest first (ties in topological order of their first op), so one large part cannot take
+// the budget the small ones would have settled cheaply.
 std::vector<OpId> solve_all(Search& s) {
   while (true) {
-    for (Part& part : s.parts)
-      if (!part.solved) solve(s, part);
+    std::vector<std::size_t> waiting;
+    for (std::size_t k = 0; k < s.parts.size(); ++k)
+      if (!s.parts[k].solved) waiting.push_back(k);
+    std::stable_sort(waiting.begin(), waiting.end(), [&](std::size_t a, std::size_t b) {
+      return s.parts[a].members.size() < s.parts[b].members.size();
+    });
+    for (std::size_t k : waiting) solve(s, s.parts[k]);
     std::vector<OpId> rep = representatives(s);
     const std::vector<bool> on_cycle = ops_in_cyclic_groups(s.g, s.producers, rep);
     if (on_cycle.empty()) return rep;
@@ -123,20 +159,6 @@ std::vector<OpId> solve_all(Search& s) {
       part.improvement.reset();
     }
     FUSION_CHECK(reverted, "a cycle of combined parts runs through an improved part");
-  }
-}
-
-// Reasons of an improved part's fusible edges in its chosen partition (search.h, step 4).
-void set_reasons(const Improvement& improvement, std::vector<EdgeReason>& reasons) {
-  const LocalProblem& p = improvement.problem;
-  const Partition& partition = improvement.partition;
-  for (const LocalEdge& edge : p.edges) {
-    const Mask a = partition.groups[partition.group_of[edge.producer]];
-    const Mask b = partition.groups[partition.group_of[edge.consumer]];
-    bool apart = false;
-    for (Mask s = a; s && a != b; s &= s - 1) apart = apart || (p.shape_apart[std::countr_zero(s)] & b);
-    reasons[static_cast<std::size_t>(edge.plan_edge)] =
-        a == b ? EdgeReason::none : apart ? EdgeReason::shape : EdgeReason::cycle;
   }
 }
 
@@ -162,7 +184,7 @@ SearchOutcome search_seed_plan(const FusionGraph& g, const detail::Producers& pr
   for (const Part& part : s.parts) {
     slack += part.slack;
     if (!part.improvement) continue;
-    set_reasons(*part.improvement, out.grouping.reasons);
+    for (const auto& [edge, reason] : part.improvement->reasons) out.grouping.reasons[static_cast<std::size_t>(edge)] = reason;
     saving += part.improvement->saving;
   }
   out.expected_bytes = greedy_plan.bytes_fused - saving;
@@ -172,6 +194,8 @@ SearchOutcome search_seed_plan(const FusionGraph& g, const detail::Producers& pr
   out.certificate.nodes = s.nodes;
   FUSION_CHECK(out.certificate.lower_bound <= out.expected_bytes, "the lower bound holds for the plan found");
   out.certificate.status = out.certificate.lower_bound == out.expected_bytes ? "optimal" : "bounded";
+  explain_differences(g, producers, consumers, order, options.broadcast, greedy, out.grouping.representative,
+                      out.certificate);
   return out;
 }
 

@@ -7,8 +7,10 @@
 //    of every legal plan, and the sum over components a lower bound for the whole plan.
 // 2. Per component: nothing to search when greedy's bytes already equal the merged bound (component_totals.h);
 //    otherwise branch and bound (branch_and_bound.h) from greedy's bytes as incumbent, with the budget the
-//    components before it left (components in topological order of their first member). Components of more than
-//    64 ops, or whose outside paths are too long to list, keep greedy's grouping and their merged bound.
+//    parts before it left (parts smallest first, ties in topological order of their first member). A part is
+//    searched with sets of 1, 4 or 16 words (bits.h, local_problem.h: up to 64, 256 or kMaxPartOps = 1,024 ops);
+//    parts of more than 1,024 ops, or whose outside paths are too long to list, keep greedy's grouping and their
+//    merged bound.
 // 3. Assembly: greedy's grouping with each improved component's best partition. If the combined group graph has
 //    a cycle (two components' choices together), every improved component with a group on or after a cycle goes
 //    back to greedy's grouping, until none is left (greedy alone is acyclic, so this ends); the bound stays valid

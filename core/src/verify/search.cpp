@@ -4,15 +4,21 @@
 // tolerance 1e-9); bytes_fused <= greedy_bytes_fused (a search never answers worse than greedy). Whether the
 // bound is true (no legal plan moves fewer bytes) is beyond a checker; tests/core/search.test.cpp shows it against
 // a brute-force enumerator. Plans without a certificate pass.
+// The differences against the greedy plan: the one exception to the verifier's independence from the planner,
+// since "greedy" is whatever the planner's greedy pass answers. The greedy plan under the same options (search
+// off, numerics off) must have greedy_bytes_fused bytes; the edges whose fused flag differs between it and this
+// plan, in this plan's edge order, number differences_total, and the listed differences are the first
+// min(total, kMaxExplainedDifferences) of them, each with the greedy plan's side and an explanation.
 #include <cmath>
+#include <map>
 
+#include "fusion/planner.h"
 #include "verify/context.h"
 
 namespace fusion::verifier {
+namespace {
 
-void check_search(Context& c) {
-  const SearchCertificate& s = c.plan.search;
-  if (!s.present) return;
+void check_figures(Context& c, const SearchCertificate& s) {
   const std::uint64_t bytes = c.plan.bytes_fused;
   const std::string figures = " (bytes_fused " + std::to_string(bytes) + ", lower_bound " +
                               std::to_string(s.lower_bound) + ")";
@@ -29,6 +35,56 @@ void check_search(Context& c) {
   if (bytes > s.greedy_bytes_fused)
     c.fail("search", "a searched plan moves more bytes (" + std::to_string(bytes) + ") than the greedy plan (" +
                          std::to_string(s.greedy_bytes_fused) + ")");
+}
+
+std::string edge_text(const SearchDifference& d) {
+  return "the difference " + std::to_string(d.producer) + " -> " + std::to_string(d.consumer);
+}
+
+void check_differences(Context& c, const SearchCertificate& s) {
+  PlannerOptions greedy_options = c.options;
+  greedy_options.search = {};
+  greedy_options.numerics = {};
+  const Expected<FusionPlan> greedy = FusionPlanner(greedy_options).plan(c.g);
+  if (!greedy) return c.fail("search", "the greedy plan to compare with cannot be made: " + greedy.errors().front().message);
+  if (greedy->bytes_fused != s.greedy_bytes_fused)
+    c.fail("search", "greedy_bytes_fused " + std::to_string(s.greedy_bytes_fused) + " is not the greedy plan's " +
+                         std::to_string(greedy->bytes_fused));
+  std::map<std::pair<OpId, OpId>, bool> greedy_fused;
+  for (const EdgeDecision& e : greedy->edges) greedy_fused[{e.producer, e.consumer}] = e.fused;
+  std::vector<SearchDifference> expected;
+  std::int64_t total = 0;
+  for (const EdgeDecision& e : c.plan.edges) {
+    const auto it = greedy_fused.find({e.producer, e.consumer});
+    if (it == greedy_fused.end() || it->second == e.fused) continue;
+    if (++total <= static_cast<std::int64_t>(kMaxExplainedDifferences))
+      expected.push_back({e.producer, e.consumer, it->second, {}});
+  }
+  if (total != s.differences_total)
+    c.fail("search", "differences_total " + std::to_string(s.differences_total) + " but " + std::to_string(total) +
+                         " edges are decided differently by the greedy plan and this plan");
+  for (std::size_t k = 0; k < s.differences.size(); ++k) {
+    const SearchDifference& d = s.differences[k];
+    if (k >= expected.size() || d.producer != expected[k].producer || d.consumer != expected[k].consumer)
+      c.fail("search", edge_text(d) + " (listed " + std::to_string(k) +
+                           ") is not the next edge, in edge order, that greedy and this plan decide differently");
+    else if (d.greedy_fused != expected[k].greedy_fused)
+      c.fail("search", edge_text(d) + " says greedy " + (d.greedy_fused ? "fused" : "cut") + " it, but greedy " +
+                           (d.greedy_fused ? "cut" : "fused") + " it");
+    if (d.why.empty()) c.fail("search", edge_text(d) + " has no explanation");
+  }
+  if (s.differences.size() < expected.size())
+    c.fail("search", std::to_string(s.differences.size()) + " differences listed, " + std::to_string(expected.size()) +
+                         " expected (the first " + std::to_string(kMaxExplainedDifferences) + " in edge order)");
+}
+
+}  // namespace
+
+void check_search(Context& c) {
+  const SearchCertificate& s = c.plan.search;
+  if (!s.present) return;
+  check_figures(c, s);
+  check_differences(c, s);
 }
 
 }  // namespace fusion::verifier
