@@ -124,7 +124,18 @@ test(
     assert.deepEqual(await items.evaluateAll((lis) => lis.map((li) => li.dataset.edge)), differ);
     const first = await items.first().locator('p').allTextContents();
     assert.match(first[0], /^Greedy: fused · optimal: not fused$/);
-    // Without the planner's `why` (a planner that has not got it yet) the reason of the plan that cut the edge.
+    // Each edge shows the planner's own why (search.differences, in edge order), as the core wrote it.
+    assert.deepEqual(
+      optimal.search.differences.map((d) => `${d.producer}-${d.consumer}`),
+      differ,
+      'the core lists the same edges',
+    );
+    const shownWhy = await items.evaluateAll((lis) => lis.map((li) => li.querySelectorAll('p')[1]?.textContent));
+    assert.deepEqual(
+      shownWhy,
+      optimal.search.differences.map((d) => d.why),
+    );
+    assert.match(shownWhy[0], /^greedy fused scale → scaled/);
     await items.nth(1).click();
     assert.deepEqual(await page.evaluate(() => window.fusionPlayground.store.getState().selection), {
       kind: 'edge',
