@@ -5,10 +5,11 @@
 // Contract: drawingKind(vm) → 'svg' | 'cytoscape'; loadDrawing(kind) → Promise<make(container, {onSelect?,
 // minZoom?})> → {kind, clear(), draw(vm, layout, colorBy), select(target, {reveal}), fit(), repaint(), destroy()}.
 // onSelect (see svg-graph-view.js for the targets) makes ops, kernels and edges selectable by click and by
-// keyboard (the SVG drawing: Tab and Enter; Cytoscape's: arrow keys and Enter, views/graph-keys.js); minZoom
-// ≥ 1 keeps labels ≥ 11 px on screen, panning a big drawing instead of shrinking it; select(target) marks one; repaint() paints the drawing again in the theme now in
-// force where it is drawn (theme/theme.js themeOf: the element's theme attribute, the page's data-theme). Browser-only; shown by tests/browser/element.test.mjs and
-// page-embed.test.mjs.
+// keyboard (the SVG drawing: Tab and Enter; Cytoscape's: arrow keys and Enter, views/keyboard/graph-keys.js);
+// minZoom ≥ 1 keeps labels ≥ 11 px on screen, panning a big drawing instead of shrinking it; select(target)
+// marks one; repaint() paints the drawing again in the theme now in force where it is drawn (theme/theme.js
+// themeOf: the element's theme attribute, the page's data-theme). Browser-only; shown by
+// tests/browser/element.test.mjs and page-embed.test.mjs.
 
 import { createSvgGraphView, SVG_MAX_NODES } from './svg-graph-view.js';
 
@@ -31,11 +32,12 @@ function svgDrawing(container, options) {
 }
 
 // minZoom ≥ 1 (an embed's readable labels) becomes graph-view.js's READABLE_ZOOM: every label, an edge's tag
-// too, ≥ 11 px on screen. With onSelect, the drawing is chosen from by keyboard too (views/graph-keys.js).
+// too, ≥ 11 px on screen. With onSelect, the drawing is chosen from by keyboard too
+// (views/keyboard/graph-keys.js).
 async function cytoscapeDrawing() {
   const [{ createGraphView, READABLE_ZOOM }, { installGraphKeys }] = await Promise.all([
     import('../views/graph-view.js'),
-    import('../views/graph-keys.js'),
+    import('../views/keyboard/graph-keys.js'),
   ]);
   return (container, { onSelect = null, minZoom = 0.05 } = {}) => {
     const v = createGraphView(container, {
@@ -57,8 +59,11 @@ async function cytoscapeDrawing() {
       },
       select: (target, { reveal = false } = {}) => {
         v.setSelection(target);
-        if (reveal && target?.kind === 'op') v.center(target.id);
-        else if (reveal && target?.kind === 'group') v.centerGroup(target.id);
+        const marked = v.cy.$('.selected');
+        if (!reveal || marked.empty()) return;
+        // At the zoom in force (labels stay readable), a third of the way down: the explanation covers the foot.
+        v.cy.center(marked);
+        v.cy.panBy({ x: 0, y: -v.cy.height() / 6 });
       },
       fit: () => v.fit(),
       repaint: () => v.refreshTheme(),

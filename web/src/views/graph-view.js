@@ -1,9 +1,9 @@
 // graph-view.js — the op graph on screen (Cytoscape.js): clusters per fusion group, edit gestures.
 //
-// Contract: createGraphView(container, handlers, and minZoom: default 0.05; an embed passes READABLE_ZOOM, so
-// labels stay ≥ 11 px on screen and a graph too big for its box starts on its largest kernel, to be panned) →
-// {render, setSelection, setMatches, setConnectMode,
-// setEditable, setColorBy, fit, refreshTheme, center, centerGroup, png, drawnState, screenPosition}. Colours are the theme's
+// Contract: createGraphView(container, handlers) → {render, setSelection, setMatches, setConnectMode,
+// setEditable, setColorBy, fit, refreshTheme, center, centerGroup, png, drawnState, screenPosition}. handlers
+// may carry minZoom (default 0.05): an embed passes READABLE_ZOOM, so every label stays ≥ 11 px on screen, and
+// a graph too big for its box at that zoom is panned, starting on its largest kernel. Colours are the theme's
 // (theme/palette.js, as themeOf(container) says when created and at refreshTheme()). A collapsed group (collapse.js) is
 // one box; selecting, finding, centring or locating an op inside it uses that box (vm.nodeOf), and an edge
 // merged into a collapsed group's edge selects that one. Clicking a collapsed box calls onSelect(group) and
@@ -25,7 +25,7 @@
 // handlers — onSelect(target|null), onConnect(producer, consumer), onHoverEdge(edge data|null),
 // onHoverGroup(group id|null) for a cluster's frame or a collapsed box — the view never changes the graph or
 // the state itself (state → view). targetOf(element) → the selection target a drawn element stands for
-// (graph-keys.js chooses one by keyboard).
+// (keyboard/graph-keys.js chooses one by keyboard).
 // Browser-only; shown by tests/browser/page-strategies.test.mjs (cluster titles, the recomputed halo),
 // tests/browser/page-large.test.mjs (collapsed groups), tests/browser/page-heat.test.mjs (colour by bytes) and
 // tests/browser/page-edit.test.mjs (gestures).

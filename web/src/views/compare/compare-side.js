@@ -11,13 +11,13 @@
 // ("formed by: …", the plan group's `rule`) (group-rows.js). Every number is the plan's, only formatted. Clicks call onSelect({kind:'op'
 // | 'edge', id}) or onSelect(null) (clusters are not selectable here: group ids differ between plans).
 // markEdges(ids) outlines the edges (ids 'e<p>-<c>') the other plan decides differently. The drawing takes
-// keys too (views/graph-keys.js): arrow keys move through kernels, ops and edges (an edge's reason shown as on
-// hover), Enter selects. In an embed its labels stay ≥ 11 px on screen (graph-view.js READABLE_ZOOM).
+// keys too (views/keyboard/graph-keys.js): arrow keys move through kernels, ops and edges (an edge's reason
+// shown as on hover), Enter selects. In an embed its labels stay ≥ 11 px on screen (READABLE_ZOOM).
 // Browser-only; shown by tests/browser/page-compare.test.mjs.
 
 import { h } from '../dom.js';
 import { createGraphView, READABLE_ZOOM } from '../graph-view.js';
-import { installGraphKeys } from '../graph-keys.js';
+import { installGraphKeys } from '../keyboard/graph-keys.js';
 import { groupRows } from '../../present/group-rows.js';
 import { exactBytes, formatTime } from '../../present/format.js';
 import { FORMAT } from '../../present/compare-model.js';

@@ -1,4 +1,4 @@
-// graph-keys.js — choosing an op, a kernel or an edge of a Cytoscape drawing (graph-view.js) by keyboard, for
+// graph-keys.js — choosing an op, a kernel or an edge of a Cytoscape drawing (../graph-view.js) by keyboard, for
 // the drawings a reader cannot Tab into element by element: the light ?embed's drawing of a graph over 50 boxes
 // (element/drawing.js) and the compare view's two (compare/compare-side.js). Loaded with them, never by the
 // page's first plan.
@@ -14,8 +14,8 @@
 // | null) lets the caller show more (the compare view: an edge's reason). Returns {reset()} (a new drawing:
 // the cursor starts again). Browser-only; shown by tests/browser/page-embed.test.mjs.
 
-import { targetOf } from './graph-view.js';
-import { h } from './dom.js';
+import { targetOf } from '../graph-view.js';
+import { h } from '../dom.js';
 
 // The drawn elements in reading order (see the contract).
 function readingOrder(cy) {
