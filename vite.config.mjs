@@ -37,8 +37,9 @@ const CHUNKS = [
 // (wasm/fusion-plan.mjs, the same for the element, e.g. its script on another origin, which workers refuse), json-editor, compare-view, import-file, run-layout, plan-markdown, each example.
 // Two modules stay out of it, as chunks of their own, because the element imports them only on use:
 // graph-view.js (the Cytoscape drawing; the element draws graphs of up to 50 boxes as SVG, svg-graph-view.js)
-// and url-state.js (the link codec, for "Open in playground" once the plan is drawn).
-const ON_USE_IN_ELEMENT = /[\\/](graph-view|url-state)\.js$/;
+// with graph-keys.js (choosing on it by keyboard), and url-state.js (the link codec, for "Open in playground"
+// once the plan is drawn).
+const ON_USE_IN_ELEMENT = /[\\/](graph-view|graph-keys|url-state)\.js$/;
 // What the page and the light ?embed (embed/embed.js) share and the element never uses: the selection panel
 // (with the code view), the totals cards, the page mode, the gallery's titles, the strategy labels and the
 // embed's query string. A chunk of its own (embed-view), so that the element does not download it. The page's

@@ -192,6 +192,148 @@ test('?embed&compare=xla,tvm shows both strategies side by side; a bad pair says
   await bad.context().close();
 });
 
+// The labels drawn by Cytoscape (graph-view.js): each visible element's font size × the zoom, and the collapsed
+// boxes' layer (box-labels.js, 11 px × the zoom), on screen; in the page (run in the browser).
+const cytoscapeLabelsSmall = (cy, where) => {
+  const small = [];
+  const zoom = cy.zoom();
+  if (11 * zoom < 10.99) small.push(`${where}: box labels at ${(11 * zoom).toFixed(1)}px`);
+  cy.elements().forEach((e) => {
+    if (!e.visible() || !e.style('label')) return;
+    const size = parseFloat(e.style('font-size')) * zoom;
+    if (size < 10.99) small.push(`${where} ${e.id()}: ${size.toFixed(1)}px`);
+  });
+  return small;
+};
+
+// Every rendered text of the page (DOM text, select boxes) under 11 px, and the page's scrollbars.
+const domReadability = () => {
+  const small = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (!el.checkVisibility() || el.closest('.visually-hidden')) continue;
+    const r = el.getBoundingClientRect();
+    const text = el.tagName === 'SELECT' || [...el.childNodes].some((n) => n.nodeType === 3 && n.data.trim());
+    if (!r.width || !r.height || !text) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < 10.99) small.push(`${el.tagName.toLowerCase()}.${el.className}: ${size}px`);
+  }
+  const d = document.scrollingElement;
+  return { small, scrollX: d.scrollWidth > innerWidth, scrollY: d.scrollHeight > innerHeight };
+};
+
+// issue 17: the compare view in an embed keeps its drawings' labels ≥ 11 px on screen (panned, not shrunk),
+// every text ≥ 11 px, nothing cut off in its head, and no scrollbars, at 720 (side by side), 390 and 360 px.
+for (const width of [720, 390, 360])
+  for (const theme of ['light', 'dark'])
+    test(`?embed&compare=xla,tvm at ${width} px, ${theme}: labels ≥ 11 px on screen, no scrollbars`, async () => {
+      const height = width === 720 ? 560 : 700;
+      const page = await openPage(site, `?embed&compare=xla,tvm&theme=${theme}#example=transformer-mlp`, {
+        width,
+        height,
+      });
+      await page.waitForFunction(
+        () => Number(document.querySelector('[data-testid="compare-pane"]')?.dataset.compareShown) > 0,
+        null,
+        { timeout: 30_000 },
+      );
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), theme);
+      const cy = await page.evaluate(`(() => {
+        const small = ${cytoscapeLabelsSmall.toString()};
+        const cy = (side) => window.fusionPlayground.compare.cy(side);
+        return {
+          small: [...small(cy('left'), 'left'), ...small(cy('right'), 'right')],
+          zooms: [cy('left').zoom(), cy('right').zoom()],
+          labelled: cy('left').elements().filter((e) => e.visible() && e.style('label')).length,
+        };
+      })()`);
+      assert.deepEqual(cy.small, [], 'every Cytoscape label ≥ 11 px on screen');
+      assert.ok(cy.labelled > 10, 'the drawing has labels');
+      assert.equal(cy.zooms[0], cy.zooms[1], 'the two drawings move together');
+      assert.deepEqual(await page.evaluate(domReadability), { small: [], scrollX: false, scrollY: false });
+      // The head's pickers and buttons are inside the pane (it wraps rather than cut them off); the hidden
+      // Strategies button (greedy vs optimal only) stays hidden.
+      const cut = await page.evaluate(() => {
+        const pane = document.querySelector('[data-testid="compare-pane"]').getBoundingClientRect();
+        return [...document.querySelectorAll('.compare-head select, .compare-head button')]
+          .filter((b) => b.checkVisibility())
+          .filter((b) => b.getBoundingClientRect().right > pane.right + 0.5)
+          .map((b) => b.textContent || b.id);
+      });
+      assert.deepEqual(cut, []);
+      assert.equal(await page.getByTestId('compare-strategies').isVisible(), false);
+      // Side by side from 600 px, stacked below.
+      const sides = await page.locator('.compare-side').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()));
+      if (width >= 600) assert.ok(sides[1].left >= sides[0].right - 1, 'side by side');
+      else assert.ok(sides[1].top >= sides[0].bottom - 1, 'stacked');
+      if (width !== 360) await shot(page, `embed-compare-${width}-${theme}`);
+      assert.deepEqual(page.problems, []);
+      await page.context().close();
+    });
+
+// issue 17: the Cytoscape drawing (a graph of more than 50 boxes) by keyboard only — Tab reaches it, arrow
+// keys move through kernels, ops and edges (announced), Enter explains, Escape closes; its labels ≥ 11 px.
+test('the light ?embed of a graph over 50 ops: keyboard-only selection explains an op and an edge', async () => {
+  const page = await openPage(site, '?embed#example=resnet18', { width: 720, height: 520 });
+  await waitForPlan(page);
+  assert.ok((await page.locator('#graph canvas').count()) > 0, 'Cytoscape');
+  const small = await page.evaluate(
+    `(${cytoscapeLabelsSmall.toString()})(window.fusionPlayground.drawing().cy, 'embed')`,
+  );
+  assert.deepEqual(small, [], 'every label ≥ 11 px on screen');
+  assert.deepEqual((await page.evaluate(domReadability)).small, []);
+  for (let k = 0; k < 20 && (await page.evaluate(() => document.activeElement?.id)) !== 'graph'; k++)
+    await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'graph', 'Tab reaches the drawing');
+  const live = page.getByTestId('graph-keys-live');
+  await page.keyboard.press('ArrowDown');
+  assert.match(await live.textContent(), /^(Op|Kernel) .+, 1 of \d+ — Enter explains it$/);
+  await page.keyboard.press('Enter');
+  await page.getByTestId('selection-panel').waitFor();
+  await page.waitForFunction(() => /\w/.test(document.getElementById('selection-body').textContent));
+  assert.ok(await page.evaluate(() => window.fusionPlayground.state().selection !== null));
+  // On to an edge that was not fused: Enter explains why, in the planner's words.
+  let text = '';
+  for (let k = 0; k < 400 && !/^Edge .* not fused/.test(text); k++) {
+    await page.keyboard.press('ArrowDown');
+    text = await live.textContent();
+  }
+  assert.match(text, /^Edge .+ → .+, not fused/);
+  await page.keyboard.press('Enter');
+  await page.getByTestId('edge-reason').waitFor();
+  assert.match(await page.getByTestId('edge-reason').textContent(), /\w/);
+  assert.equal((await page.evaluate(() => window.fusionPlayground.state().selection)).kind, 'edge');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'graph', 'focus stays on the drawing');
+  await shot(page, 'embed-keyboard-cytoscape');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('selection-panel').waitFor({ state: 'hidden' });
+  assert.equal(await page.evaluate(() => window.fusionPlayground.state().selection), null);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test("?embed&compare: arrow keys on a drawing show an edge's reason, Enter selects it", async () => {
+  const page = await openPage(site, '?embed&compare=xla,tvm#example=transformer-mlp', { width: 720, height: 560 });
+  await page.waitForFunction(
+    () => Number(document.querySelector('[data-testid="compare-pane"]')?.dataset.compareShown) > 0,
+    null,
+    { timeout: 30_000 },
+  );
+  await page.getByTestId('compare-left-graph').focus();
+  let text = '';
+  for (let k = 0; k < 60 && !/^Edge .* not fused/.test(text); k++) {
+    await page.keyboard.press('ArrowDown');
+    text = await page.getByTestId('graph-keys-live').first().textContent();
+  }
+  assert.match(text, /^Edge .+ → .+, not fused/);
+  const status = await page.locator('[data-testid="compare-left"] .compare-status').textContent();
+  assert.doesNotMatch(status, /orange halo/, "the edge's reason is shown");
+  await page.keyboard.press('Enter');
+  const sel = await page.evaluate(() => window.fusionPlayground.store.getState().selection);
+  assert.equal(sel?.kind, 'edge');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 // Plan search is the full module's: an embed link with &optimal runs the page's code in embed mode, which plans
 // greedily, then shows the searched plan (the greedy trap: 100,712,448 B greedy, 67,162,112 B optimal).
 test('?embed of a link with &optimal shows the searched plan (the page in embed mode)', async () => {

@@ -4,10 +4,12 @@
 //
 // Contract: drawingKind(vm) → 'svg' | 'cytoscape'; loadDrawing(kind) → Promise<make(container, {onSelect?,
 // minZoom?})> → {kind, clear(), draw(vm, layout, colorBy), select(target, {reveal}), fit(), repaint(), destroy()}.
-// onSelect (see svg-graph-view.js for the targets) makes ops, kernels and edges selectable by click, and in the
-// SVG drawing by keyboard too; select(target) marks one; repaint() paints the drawing again in the theme now in
-// force where it is drawn (theme/theme.js themeOf: the element's theme attribute, the page's data-theme). Browser-only; shown by tests/browser/element.test.mjs and
-// page-embed.test.mjs.
+// onSelect (see svg-graph-view.js for the targets) makes ops, kernels and edges selectable by click and by
+// keyboard (the SVG drawing: Tab and Enter; Cytoscape's: arrow keys and Enter, views/keyboard/graph-keys.js);
+// minZoom ≥ 1 keeps labels ≥ 11 px on screen, panning a big drawing instead of shrinking it; select(target)
+// marks one; repaint() paints the drawing again in the theme now in force where it is drawn (theme/theme.js
+// themeOf: the element's theme attribute, the page's data-theme). Browser-only; shown by
+// tests/browser/element.test.mjs and page-embed.test.mjs.
 
 import { createSvgGraphView, SVG_MAX_NODES } from './svg-graph-view.js';
 
@@ -29,20 +31,40 @@ function svgDrawing(container, options) {
   };
 }
 
+// minZoom ≥ 1 (an embed's readable labels) becomes graph-view.js's READABLE_ZOOM: every label, an edge's tag
+// too, ≥ 11 px on screen. With onSelect, the drawing is chosen from by keyboard too
+// (views/keyboard/graph-keys.js).
 async function cytoscapeDrawing() {
-  const { createGraphView } = await import('../views/graph-view.js');
-  return (container, { onSelect = () => {} } = {}) => {
-    const v = createGraphView(container, { onSelect, onConnect: () => {} });
+  const [{ createGraphView, READABLE_ZOOM }, { installGraphKeys }] = await Promise.all([
+    import('../views/graph-view.js'),
+    import('../views/keyboard/graph-keys.js'),
+  ]);
+  return (container, { onSelect = null, minZoom = 0.05 } = {}) => {
+    const v = createGraphView(container, {
+      onSelect: onSelect ?? (() => {}),
+      onConnect: () => {},
+      minZoom: minZoom >= 1 ? READABLE_ZOOM : minZoom,
+    });
     v.setEditable(false);
+    const keys = onSelect ? installGraphKeys(container, v.cy, { onSelect }) : null;
     return {
       kind: 'cytoscape',
+      cy: v.cy, // for tests: the zoom its labels are drawn at
       clear: () => v.render({ nodes: [], groups: [], edges: [] }, { positions: {}, routes: {} }),
       draw: (vm, layout, colorBy) => {
         v.cy.resize();
+        keys?.reset();
         v.render(vm, layout, { fit: true });
         v.setColorBy(colorBy);
       },
-      select: () => {},
+      select: (target, { reveal = false } = {}) => {
+        v.setSelection(target);
+        const marked = v.cy.$('.selected');
+        if (!reveal || marked.empty()) return;
+        // At the zoom in force (labels stay readable), a third of the way down: the explanation covers the foot.
+        v.cy.center(marked);
+        v.cy.panBy({ x: 0, y: -v.cy.height() / 6 });
+      },
       fit: () => v.fit(),
       repaint: () => v.refreshTheme(),
       destroy: () => {

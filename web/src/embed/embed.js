@@ -6,8 +6,9 @@
 // (share/url-state.js's links; no hash: the default example) in index.html's embed layout: the totals cards
 // (views/totals.js), the graph drawn as SVG up to 50 boxes (element/drawing.js; Cytoscape, and ELK in the
 // layout worker, only for bigger graphs), the status line, "Open in playground ↗" (the same link without the
-// query) and, once an op, a kernel or an edge is selected — by click, by Tab and Enter on the drawing, or by
-// &select= — its explanation (views/selection-panel.js: why an edge was not fused, in the planner's words).
+// query) and, once an op, a kernel or an edge is selected — by click, by Tab and Enter on the SVG drawing (on
+// Cytoscape's: Tab to it, arrow keys, Enter; views/keyboard/graph-keys.js), or by &select= — its explanation
+// (views/selection-panel.js: why an edge was not fused, in the planner's words).
 // &code adds the selected kernel's generated code (the largest kernel at first); the full WebAssembly module
 // that writes it (planner/planner-client.js) loads only then. Plans come from the plan-only module in its
 // worker (planner/plan-only-client.js); every number is the plan's, only formatted. A graph with named
@@ -191,7 +192,7 @@ export function startEmbed(mode, page) {
     const fused = plan.groups.filter((g) => g.ops.length > 1).length;
     showStatus(
       `Planned ${graph.ops.length} ops into ${plan.kernels_fused} kernel${plan.kernels_fused === 1 ? '' : 's'} ` +
-        `(${fused} fused) · click an op, a kernel or an edge${v.kind === 'svg' ? ' (or Tab to it, then Enter)' : ''} to see why`,
+        `(${fused} fused) · click an op, a kernel or an edge${v.kind === 'svg' ? ' (or Tab to it, then Enter)' : ' (or Tab to it, arrow keys, Enter)'} to see why`,
     );
     await select(firstSelection(plan, graph), { reveal: true });
     document.body.dataset.planShown = String((Number(document.body.dataset.planShown) || 0) + 1);
@@ -213,6 +214,6 @@ export function startEmbed(mode, page) {
       : null;
   }
 
-  window.fusionPlayground = { light: true, state: () => state, planner };
+  window.fusionPlayground = { light: true, state: () => state, planner, drawing: () => view };
   show();
 }

@@ -1,7 +1,9 @@
 // graph-view.js — the op graph on screen (Cytoscape.js): clusters per fusion group, edit gestures.
 //
 // Contract: createGraphView(container, handlers) → {render, setSelection, setMatches, setConnectMode,
-// setEditable, setColorBy, fit, refreshTheme, center, centerGroup, png, drawnState, screenPosition}. Colours are the theme's
+// setEditable, setColorBy, fit, refreshTheme, center, centerGroup, png, drawnState, screenPosition}. handlers
+// may carry minZoom (default 0.05): an embed passes READABLE_ZOOM, so every label stays ≥ 11 px on screen, and
+// a graph too big for its box at that zoom is panned, starting on its largest kernel. Colours are the theme's
 // (theme/palette.js, as themeOf(container) says when created and at refreshTheme()). A collapsed group (collapse.js) is
 // one box; selecting, finding, centring or locating an op inside it uses that box (vm.nodeOf), and an edge
 // merged into a collapsed group's edge selects that one. Clicking a collapsed box calls onSelect(group) and
@@ -22,7 +24,8 @@
 // hover); an op the plan also recomputes in another kernel has a violet halo. Gestures only call
 // handlers — onSelect(target|null), onConnect(producer, consumer), onHoverEdge(edge data|null),
 // onHoverGroup(group id|null) for a cluster's frame or a collapsed box — the view never changes the graph or
-// the state itself (state → view).
+// the state itself (state → view). targetOf(element) → the selection target a drawn element stands for
+// (keyboard/graph-keys.js chooses one by keyboard).
 // Browser-only; shown by tests/browser/page-strategies.test.mjs (cluster titles, the recomputed halo),
 // tests/browser/page-large.test.mjs (collapsed groups), tests/browser/page-heat.test.mjs (colour by bytes) and
 // tests/browser/page-edit.test.mjs (gestures).
@@ -43,6 +46,9 @@ const loadEdgeDrawing = () =>
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
 const FONT_SIZE = 11;
 const LINE_HEIGHT = 1.35;
+const EDGE_FONT = 10; // an edge's tag (why it was not fused), the smallest label
+// The smallest zoom at which every label is ≥ 11 px on screen: an embed's minZoom, panning instead of shrinking.
+export const READABLE_ZOOM = 11 / EDGE_FONT;
 const LITE_FONT = 7; // a big graph's labels are not drawn below this size on screen (zoomed far out)
 
 // The Cytoscape style in theme/palette.js's colours c (light or dark).
@@ -156,7 +162,7 @@ const styleFor = (c) => [
       'line-color': c.blocked,
       'target-arrow-color': c.blocked,
       label: 'data(tag)',
-      'font-size': 10,
+      'font-size': EDGE_FONT,
       'font-family': FONT,
       color: c.tagInk,
       'text-background-color': c.tagGround,
@@ -169,7 +175,7 @@ const styleFor = (c) => [
     selector: 'edge.hover',
     style: {
       label: 'data(tag)',
-      'font-size': 10,
+      'font-size': EDGE_FONT,
       'font-family': FONT,
       color: c.ink,
       'text-background-color': c.tagGround,
@@ -311,17 +317,40 @@ function around(boxes) {
   return Number.isFinite(x0) ? { x0, y0, x1, y1 } : null;
 }
 
-// Zoom and pan so a box fills the view with a margin, at most 1.3x.
-function fitBox(cy, box, margin = 30) {
+// The box around the members of the cluster with the most of them (the largest kernel), or null.
+function largestKernel(boxes) {
+  const by = new Map();
+  for (const b of boxes) if (b.parent) by.set(b.parent, [...(by.get(b.parent) ?? []), b]);
+  return around([...by.values()].reduce((a, b) => (b.length > a.length ? b : a), []));
+}
+
+// Zoom and pan so the boxes fill the view with a margin, at most 1.3x; one wider or taller than the view at
+// the smallest zoom (a minZoom that keeps labels readable) starts on its largest kernel, kept inside it.
+function fitBox(cy, boxes, margin = 30) {
+  const box = around(boxes);
   if (!box) return;
+  const [W, H] = [cy.width(), cy.height()];
   const zoom = Math.max(
     cy.minZoom(),
-    Math.min(1.3, (cy.width() - 2 * margin) / (box.x1 - box.x0), (cy.height() - 2 * margin) / (box.y1 - box.y0)),
+    Math.min(1.3, (W - 2 * margin) / (box.x1 - box.x0), (H - 2 * margin) / (box.y1 - box.y0)),
   );
-  cy.viewport({
-    zoom,
-    pan: { x: cy.width() / 2 - (zoom * (box.x0 + box.x1)) / 2, y: cy.height() / 2 - (zoom * (box.y0 + box.y1)) / 2 },
-  });
+  const m = margin / zoom;
+  const f = largestKernel(boxes) ?? box;
+  // The view's left (top) edge on one axis, in graph coordinates.
+  const start = (lo, hi, size, flo, fhi) =>
+    size < hi - lo + 2 * m
+      ? Math.min(Math.max((flo + fhi) / 2 - size / 2, lo - m), hi + m - size)
+      : (lo + hi) / 2 - size / 2;
+  const x = start(box.x0, box.x1, W / zoom, f.x0, f.x1);
+  const y = start(box.y0, box.y1, H / zoom, f.y0, f.y1);
+  cy.viewport({ zoom, pan: { x: -zoom * x, y: -zoom * y } });
+}
+
+// The selection target a drawn element stands for (an op, a kernel: its cluster or collapsed box, an edge).
+export function targetOf(t) {
+  if (t.hasClass('collapsed') || t.hasClass('group')) return { kind: 'group', id: t.data('group') };
+  if (t.isEdge()) return { kind: 'edge', id: { producer: t.data('producer'), consumer: t.data('consumer') } };
+  return t.data('op') !== undefined ? { kind: 'op', id: t.data('op') } : null;
 }
 
 // The data an update may change, and the marks of the moment (selection, Find) an update keeps.
@@ -359,12 +388,15 @@ function refresh(e, el, keys = UPDATED) {
 // Resolves after the next frame has been drawn.
 const nextFrame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
 
-export function createGraphView(container, { onSelect, onConnect, onHoverEdge, onHoverGroup, onToggleGroup }) {
+export function createGraphView(
+  container,
+  { onSelect, onConnect, onHoverEdge, onHoverGroup, onToggleGroup, minZoom = 0.05 },
+) {
   let colors = graphColors(themeOf(container)); // the theme's colours (theme/palette.js)
   const cy = cytoscape({
     container,
     style: styleFor(colors),
-    minZoom: 0.05,
+    minZoom,
     maxZoom: 3,
     boxSelectionEnabled: false,
     autounselectify: true,
@@ -434,12 +466,16 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
   const fitView = () =>
     fitBox(
       cy,
-      around(
-        cy
-          .nodes()
-          .filter((n) => !n.isParent())
-          .map((n) => ({ ...n.position(), w: n.data('w'), h: n.data('h'), child: n.isChild() })),
-      ),
+      cy
+        .nodes()
+        .filter((n) => !n.isParent())
+        .map((n) => ({
+          ...n.position(),
+          w: n.data('w'),
+          h: n.data('h'),
+          child: n.isChild(),
+          parent: n.data('parent'),
+        })),
     );
 
   // Repaints in the theme now in force where the graph is drawn (theme/theme.js's themeOf); the page's theme
@@ -460,14 +496,9 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
   cy.on('tap', (evt) => {
     const t = evt.target;
     if (t === cy) return onSelect(null);
-    if (t.hasClass('collapsed')) {
-      onSelect({ kind: 'group', id: t.data('group') });
-      return onToggleGroup?.(t.data('group'));
-    }
-    if (t.isEdge())
-      return onSelect({ kind: 'edge', id: { producer: t.data('producer'), consumer: t.data('consumer') } });
-    if (t.hasClass('group')) return onSelect({ kind: 'group', id: t.data('group') });
-    if (t.data('op') !== undefined) return onSelect({ kind: 'op', id: t.data('op') });
+    const target = targetOf(t);
+    if (target) onSelect(target);
+    if (t.hasClass('collapsed')) onToggleGroup?.(t.data('group'));
   });
   cy.on('dbltap', 'node.group', (evt) => onToggleGroup?.(evt.target.data('group')));
   cy.on('mouseover', 'edge', (evt) => {
@@ -508,11 +539,9 @@ export function createGraphView(container, { onSelect, onConnect, onHoverEdge, o
       if (fit) {
         fitBox(
           cy,
-          around(
-            els
-              .filter((e) => e.position && e.group === 'nodes')
-              .map((e) => ({ ...e.position, w: e.data.w, h: e.data.h, child: !!e.data.parent })),
-          ),
+          els
+            .filter((e) => e.position && e.group === 'nodes' && !e.classes.startsWith('group'))
+            .map((e) => ({ ...e.position, w: e.data.w, h: e.data.h, child: !!e.data.parent, parent: e.data.parent })),
         );
       }
       for (let k = CHUNK; k < els.length; k += CHUNK) {

@@ -10,11 +10,14 @@
 // kernels with pattern labels, recomputed ops and, on a line of its own, the rule that formed each kernel
 // ("formed by: …", the plan group's `rule`) (group-rows.js). Every number is the plan's, only formatted. Clicks call onSelect({kind:'op'
 // | 'edge', id}) or onSelect(null) (clusters are not selectable here: group ids differ between plans).
-// markEdges(ids) outlines the edges (ids 'e<p>-<c>') the other plan decides differently.
+// markEdges(ids) outlines the edges (ids 'e<p>-<c>') the other plan decides differently. The drawing takes
+// keys too (views/keyboard/graph-keys.js): arrow keys move through kernels, ops and edges (an edge's reason
+// shown as on hover), Enter selects. In an embed its labels stay ≥ 11 px on screen (READABLE_ZOOM).
 // Browser-only; shown by tests/browser/page-compare.test.mjs.
 
 import { h } from '../dom.js';
-import { createGraphView } from '../graph-view.js';
+import { createGraphView, READABLE_ZOOM } from '../graph-view.js';
+import { installGraphKeys } from '../keyboard/graph-keys.js';
 import { groupRows } from '../../present/group-rows.js';
 import { exactBytes, formatTime } from '../../present/format.js';
 import { FORMAT } from '../../present/compare-model.js';
@@ -134,16 +137,25 @@ export function createCompareSide(side, { onSelect, onHoverEdge }) {
   let view = null;
 
   // The graph view starts once the side is on screen (Cytoscape needs a sized container).
+  // In an embed (body.embed) labels stay ≥ 11 px on screen (READABLE_ZOOM) and a big graph is panned from its
+  // largest kernel; on the page a deep graph fits whole (the single-plan view stops at 0.05).
   function ensureView() {
     if (view) return view;
+    const embed = document.body.classList.contains('embed');
+    const select = (t) => onSelect(t?.kind === 'group' ? null : t);
     view = createGraphView($.graph, {
-      onSelect: (t) => onSelect(t?.kind === 'group' ? null : t),
+      onSelect: select,
       onConnect: () => {},
       onHoverEdge: (e) => onHoverEdge(side, e),
+      minZoom: embed ? READABLE_ZOOM : 0.005,
     });
     view.setEditable(false);
-    view.cy.minZoom(0.005); // a deep graph fits whole (the single-plan view stops at 0.05)
     view.cy.style().selector('edge.differs').style(DIFF_STYLE).update();
+    // By keyboard: arrow keys through kernels, ops and edges (an edge's reason in the status line), Enter.
+    installGraphKeys($.graph, view.cy, {
+      onSelect: select,
+      onCursor: (el) => onHoverEdge(side, el?.isEdge() ? el.data() : null),
+    });
     return view;
   }
 
