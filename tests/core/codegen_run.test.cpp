@@ -367,6 +367,42 @@ TEST_SUITE("generated C, compiled and run") {
     CHECK(beyond_f32 > 0);
   }
 
+  TEST_CASE("relu, max, min and clamp keep a NaN as the evaluator does, fused and unfused") {
+    // log of the driver's data in [-1, 1) is NaN for about half the elements; C's fmaxf/fminf would drop it.
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input", "shape": [128], "dtype": "f32"},
+      {"name": "y", "kind": "input", "shape": [128], "dtype": "f32"},
+      {"name": "lx", "kind": "log", "inputs": ["x"], "shape": [128], "dtype": "f32", "output": true},
+      {"name": "r", "kind": "relu", "inputs": ["lx"], "shape": [128], "dtype": "f32"},
+      {"name": "m", "kind": "max", "inputs": ["lx", "y"], "shape": [128], "dtype": "f32"},
+      {"name": "n", "kind": "min", "inputs": ["y", "lx"], "shape": [128], "dtype": "f32"},
+      {"name": "c", "kind": "clamp", "inputs": ["lx", "y"], "shape": [128], "dtype": "f32"},
+      {"name": "b", "kind": "clamp", "inputs": ["lx"], "shape": [128], "dtype": "f32"}]})");
+    const FusionPlan plan = plan_checked(g, FusionPlanner().with_strategy("inductor"));
+    for (std::size_t x = 3; x < g.size(); ++x) REQUIRE(plan.op_group[x] == plan.op_group[2]);  // one kernel
+    const auto rows = buffer_rows("nan-kinds", g, plan,
+                                  {"s1", "u2", "u3", "f3", "u4", "f4", "u5", "f5", "u6", "f6", "u7", "f7"}, "%a", 128);
+    const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
+    const auto eval = [](OpKind kind, std::vector<double> args) {
+      return numerics::apply_elementwise(kind, args.data(), args.size());
+    };
+    int nan_inputs = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const std::vector<double>& v = rows[i];
+      const double y = v[0], lx = v[1];
+      nan_inputs += std::isnan(lx);
+      const double expected[5] = {eval(OpKind::relu, {lx}), eval(OpKind::max, {lx, y}), eval(OpKind::min, {y, lx}),
+                                  eval(OpKind::clamp, {lx, y}), eval(OpKind::clamp, {lx})};
+      for (std::size_t k = 0; k < 5; ++k) {
+        INFO("element " << i << ", op " << 3 + k << ": log " << lx << ", y " << y);
+        CHECK(same(v[2 + 2 * k], expected[k]));  // unfused
+        CHECK(same(v[3 + 2 * k], expected[k]));  // fused
+      }
+    }
+    CHECK(rows.size() == 128);
+    CHECK(nan_inputs > 10);
+  }
+
   TEST_CASE("seeded random graphs under random presets") {
     int graphs = scaled(40);
     if (const char* n = std::getenv("CODEGEN_RUN_GRAPHS")) graphs = std::max(1, std::atoi(n));

@@ -43,6 +43,11 @@ static void *alloc(uint64_t bytes) {
   }
   return p;
 }
+// max and min as the reference evaluator computes them: NaN when either operand is (fmax and fmin drop it).
+static float nan_maxf(float a, float b) { return a != a || b != b ? NAN : (a < b ? b : a); }
+static float nan_minf(float a, float b) { return a != a || b != b ? NAN : (b < a ? b : a); }
+static double nan_max(double a, double b) { return a != a || b != b ? NAN : (a < b ? b : a); }
+static double nan_min(double a, double b) { return a != a || b != b ? NAN : (b < a ? b : a); }
 static double now_ms(void) {
   struct timespec ts;
   timespec_get(&ts, TIME_UTC);

@@ -148,7 +148,8 @@ std::string elementwise_expr(OpKind kind, const std::vector<std::string>& ops, S
     case OpKind::log: return call("logf", "tl.log", x);
     case OpKind::sqrt: return call("sqrtf", "tl.sqrt", x);
     case OpKind::rsqrt: return "(" + one + " / " + call("sqrtf", "tl.sqrt", x) + ")";
-    case OpKind::relu: return call2("fmaxf", "tl.maximum", x, zero);  // NaN -> 0 both ways
+    case OpKind::relu:  // the evaluator's: NaN stays NaN (C's fmaxf would drop it)
+      return c ? pick("(" + x + " > " + zero + " || " + x + " != " + x + ")", x, zero) : call2("", "tl.maximum", x, zero);
     case OpKind::gelu:
       return "(" + l("0.5") + " * " + x + " * (" + one + " + " + call("erff", "tl.math.erf", x + " * " +
              (c ? l("0.70710678118654752") : "0.7071067811865476")) + "))";
@@ -171,22 +172,22 @@ std::string elementwise_expr(OpKind kind, const std::vector<std::string>& ops, S
     case OpKind::logical_not: return pick(x + " == " + zero, one, zero);
     case OpKind::softplus: return call("log1pf", "tl.math.log1p", call("expf", "tl.exp", x));
     case OpKind::leaky_relu: return pick(x + " > " + zero, x, l("0.01") + " * " + x);
-    case OpKind::clamp: {
+    case OpKind::clamp: {  // as the evaluator: one input [0, 6], two a lower bound only, three both bounds
+      if (ops.size() == 2) return call2("nan_maxf", "tl.maximum", x, at(1));
       const std::string lo = ops.size() > 1 ? at(1) : zero, hi = ops.size() > 2 ? at(2) : l("6.0");
-      return call2("fminf", "tl.minimum", call2("fmaxf", "tl.maximum", x, lo), hi);
+      return call2("nan_minf", "tl.minimum", call2("nan_maxf", "tl.maximum", x, lo), hi);
     }
-    case OpKind::batch_norm: {  // the evaluator's order: (x - mean) / sqrt(var + eps) * scale + bias
-      const std::string scale = ops.size() > 1 ? at(1) : one, bias = ops.size() > 2 ? at(2) : zero;
-      const std::string mean = ops.size() > 3 ? at(3) : zero, var = ops.size() > 4 ? at(4) : one;
-      return "((" + x + " - " + mean + ") / " + call("sqrtf", "tl.sqrt", var + " + " + l("1e-5")) + " * " + scale +
-             " + " + bias + ")";
+    case OpKind::batch_norm: {  // the evaluator's order: (x - mean) / sqrt(var + eps) * scale + bias; x unless 5
+      if (ops.size() != 5) return x;
+      return "((" + x + " - " + at(3) + ") / " + call("sqrtf", "tl.sqrt", at(4) + " + " + l("1e-5")) + " * " + at(1) +
+             " + " + at(2) + ")";
     }
     case OpKind::add: return fold("+", "", false);
     case OpKind::sub: return fold("-", "", false);
     case OpKind::mul: return fold("*", "", false);
     case OpKind::div: return fold("/", "", false);
-    case OpKind::max: return fold("fmaxf", "tl.maximum", true);
-    case OpKind::min: return fold("fminf", "tl.minimum", true);
+    case OpKind::max: return fold("nan_maxf", "tl.maximum", true);  // NaN if either is (runtime helpers)
+    case OpKind::min: return fold("nan_minf", "tl.minimum", true);
     case OpKind::pow: return fold("powf", "libdevice.pow", true);
     case OpKind::mod: return fold("fmodf", "libdevice.fmod", true);
     case OpKind::equal: return pick(x + " == " + at(1), one, zero);

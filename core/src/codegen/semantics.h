@@ -63,8 +63,10 @@ std::string reduce_index(const Shape& in, const Shape& out, const std::string& i
                          std::uint64_t inner = 0);
 
 // The value of an elementwise op from its operands' values (expressions in the syntax's arithmetic: float, or
-// double when `wide`; Triton's are f32); extra operands are ignored, missing ones are 0 (clamp: [0, 6];
-// batch_norm: scale 1, bias 0, mean 0, var 1, computed as (x - mean) / sqrt(var + 1e-5) * scale + bias).
+// double when `wide`; Triton's are f32), as the reference evaluator computes it (numerics/elementwise.h): relu,
+// max, min and clamp keep a NaN in C; clamp with one input is [0, 6], with two a lower bound only; batch_norm with
+// all five inputs is (x - mean) / sqrt(var + 1e-5) * scale + bias, with fewer it passes x through. Extra operands
+// are ignored, missing ones are 0.
 std::string elementwise_expr(OpKind kind, const std::vector<std::string>& operands, Syntax syntax);
 
 // Element storage (docs/design.md §19 "Storage"): the op's element type as fusion/numerics.h defines it
