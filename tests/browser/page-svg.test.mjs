@@ -1,6 +1,6 @@
 // page-svg.test.mjs — Export → SVG: the graph on screen as a stand-alone SVG (saved whole, saved as in view,
 // copied as text) that parses, holds one element per op and per fusion group, and whose labels are the plan's
-// (kernel titles with their pattern labels, op names); in the theme in force.
+// (kernel titles with their pattern labels, op names); in the theme in force, at desktop and phone widths.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
@@ -124,3 +124,31 @@ test(
     await page.context().close();
   },
 );
+
+test('the SVG export works at 1280 and 390 px (the phone layout), in light and dark', { timeout: 90_000 }, async () => {
+  for (const width of [1280, 390]) {
+    for (const [theme, ground] of [
+      ['light', '#fbfcfd'],
+      ['dark', '#0d1117'],
+    ]) {
+      const page = await openPage(site, `?theme=${theme}#example=transformer-mlp`, { width, height: 844 });
+      await waitForPlan(page);
+      const svg = await readSvg(page, await saveSvg(page, 'export-svg'));
+      const { graph, plan } = await page.evaluate(() => {
+        const s = window.fusionPlayground.store.getState();
+        return { graph: s.graph, plan: s.plan };
+      });
+      const where = `${width} px, ${theme}`;
+      assert.equal(svg.errors, 0, where);
+      assert.equal(svg.ground, ground, where);
+      assert.deepEqual(
+        svg.ops.sort((a, b) => a.op - b.op),
+        graph.ops.map((op, i) => ({ op: i, group: plan.op_group[i], name: op.name })),
+        where,
+      );
+      assert.equal(svg.clusters.length, plan.groups.filter((g) => g.ops.length > 1).length, where);
+      assert.deepEqual(page.problems, [], where);
+      await page.context().close();
+    }
+  }
+});
