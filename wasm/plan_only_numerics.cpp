@@ -2,7 +2,7 @@
 //
 // Contract: defines fusion::evaluate_numerics for the fusion_wasm_plan link (wasm/CMakeLists.txt), where it comes
 // before the fusion_core archive, so wasm-ld takes this definition and leaves out core/src/numerics/evaluate.cpp
-// and what only it reaches (the evaluator's programs and element-wise kernels): about 45 KiB gzipped that every
+// and what only it reaches (the evaluator's programs and element-wise kernels): about 38 KiB gzipped that every
 // embed would otherwise download. It is never called: bindings.cpp under FUSION_WASM_PLAN_ONLY answers a plan
 // whose options ask for an evaluation with not_in_module before planning. Should it be reached anyway, its report
 // lists every graph output as skipped, with the reason, rather than inventing figures.
