@@ -101,9 +101,11 @@ std::string evaluator_refusal(const std::string& options) {
   const nlohmann::json parsed = nlohmann::json::parse(options, nullptr, false);
   if (!parsed.is_object() || !parsed.contains("numerics")) return {};
   const nlohmann::json& numerics = parsed["numerics"];
-  const bool evaluates = numerics.is_boolean() ? numerics == true
-                                               : numerics.is_object() && !(numerics.contains("evaluate") &&
-                                                                          numerics["evaluate"] == false);
+  bool evaluates = numerics.is_boolean() && numerics.get<bool>();
+  if (numerics.is_object()) {  // a non-boolean "evaluate" is left to the planner's invalid_options
+    const auto evaluate = numerics.find("evaluate");
+    evaluates = evaluate == numerics.end() || (evaluate->is_boolean() && evaluate->get<bool>());
+  }
   if (!evaluates) return {};
   // The JavaScript layer's code for a function a module lacks (docs/design.md §3), in the facade's error shape.
   const nlohmann::json error = {

@@ -88,6 +88,10 @@ test('an evaluation of numerics answers not_in_module at /numerics (the evaluato
   assert.equal(text, full.planText(BIAS_RELU, notesOnly));
   assert.equal(JSON.parse(text).numerics.evaluated, false);
   assert.equal(full.plan(BIAS_RELU, { numerics: true }).numerics.evaluated, true, 'the full module evaluates');
+  // A wrongly typed field is the planner's invalid_options, as in the full module.
+  const typo = { numerics: { evaluate: 'yes' } };
+  assert.equal(light.plan(BIAS_RELU, typo).error.code, 'invalid_options');
+  assert.equal(light.plan(BIAS_RELU, typo).error.path, full.plan(BIAS_RELU, typo).error.path);
   // Options that are not JSON keep the planner's own error.
   assert.equal(
     light.plan(BIAS_RELU, '{"numerics": tru').error.code,
