@@ -38,10 +38,20 @@ import { GRAPH_COLORS, graphColors } from '../theme/palette.js';
 import { onThemeChange, themeOf } from '../theme/theme.js';
 
 // The edge-drawing extension (the Connect tool) is registered with its first use, so a page that only shows
-// plans never downloads it (its own chunk, about 8 KiB gzipped).
+// plans never downloads it (its own chunk, about 6 KiB gzipped). Resolves to whether it is there; a failed
+// download is tried again on the next use.
 let edgeDrawing = null;
 const loadEdgeDrawing = () =>
-  (edgeDrawing ??= import('cytoscape-edgehandles').then(({ default: edgehandles }) => cytoscape.use(edgehandles)));
+  (edgeDrawing ??= import('cytoscape-edgehandles').then(
+    ({ default: edgehandles }) => {
+      cytoscape.use(edgehandles);
+      return true;
+    },
+    () => {
+      edgeDrawing = null;
+      return false;
+    },
+  ));
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
 const FONT_SIZE = 11;
@@ -411,7 +421,8 @@ export function createGraphView(
   const setDrawMode = (on) => {
     drawWanted = on;
     if (eh || !on) return applyDrawMode();
-    loadEdgeDrawing().then(() => {
+    loadEdgeDrawing().then((loaded) => {
+      if (!loaded) return;
       eh ??= cy.edgehandles({
         canConnect: (s, t) => !s.same(t) && !s.isParent() && !t.isParent(),
         snap: true,
