@@ -57,7 +57,31 @@ std::string load_graph(const std::string& graph) {
   });
 }
 
-std::string evaluator_refusal(const std::string& options);
+#ifdef FUSION_WASM_PLAN_ONLY
+// The plan-only module has no reference evaluator (plan_only_numerics.cpp): options that ask for one (numerics
+// true, or an object without "evaluate": false, docs/design.md §18) get not_in_module at /numerics. Options that
+// do not parse are left to the planner's own error.
+std::string evaluator_refusal(const std::string& options) {
+  const nlohmann::json parsed = nlohmann::json::parse(options, nullptr, false);
+  if (!parsed.is_object() || !parsed.contains("numerics")) return {};
+  const nlohmann::json& numerics = parsed["numerics"];
+  bool evaluates = numerics.is_boolean() && numerics.get<bool>();
+  if (numerics.is_object()) {  // a non-boolean "evaluate" is left to the planner's invalid_options
+    const auto evaluate = numerics.find("evaluate");
+    evaluates = evaluate == numerics.end() || (evaluate->is_boolean() && evaluate->get<bool>());
+  }
+  if (!evaluates) return {};
+  // The JavaScript layer's code for a function a module lacks (docs/design.md §3), in the facade's error shape.
+  const nlohmann::json error = {
+      {"code", "not_in_module"},
+      {"message", "the reference evaluator (numerics) is not in the WASM module fusion_plan, which only plans; load "
+                  "wasm/fusion.mjs (fusion_core) for it, or pass numerics {\"evaluate\": false} for the notes alone"},
+      {"path", "/numerics"}};
+  return nlohmann::json{{"ok", false}, {"error", error}, {"errors", nlohmann::json::array({error})}}.dump();
+}
+#else
+std::string evaluator_refusal(const std::string&) { return {}; }
+#endif
 
 std::string plan_loaded(int handle, const std::string& options) {
   if (std::string refusal = evaluator_refusal(options); !refusal.empty()) return refusal;
@@ -93,31 +117,6 @@ std::string verify(const std::string& graph, const std::string& options, const s
 
 void unload_graph(int handle) { loaded_graphs().erase(handle); }
 
-#ifdef FUSION_WASM_PLAN_ONLY
-// The plan-only module has no reference evaluator (plan_only_numerics.cpp): options that ask for one (numerics
-// true, or an object without "evaluate": false, docs/design.md §18) get not_in_module at /numerics. Options that
-// do not parse are left to the planner's own error.
-std::string evaluator_refusal(const std::string& options) {
-  const nlohmann::json parsed = nlohmann::json::parse(options, nullptr, false);
-  if (!parsed.is_object() || !parsed.contains("numerics")) return {};
-  const nlohmann::json& numerics = parsed["numerics"];
-  bool evaluates = numerics.is_boolean() && numerics.get<bool>();
-  if (numerics.is_object()) {  // a non-boolean "evaluate" is left to the planner's invalid_options
-    const auto evaluate = numerics.find("evaluate");
-    evaluates = evaluate == numerics.end() || (evaluate->is_boolean() && evaluate->get<bool>());
-  }
-  if (!evaluates) return {};
-  // The JavaScript layer's code for a function a module lacks (docs/design.md §3), in the facade's error shape.
-  const nlohmann::json error = {
-      {"code", "not_in_module"},
-      {"message", "the reference evaluator (numerics) is not in the WASM module fusion_plan, which only plans; load "
-                  "wasm/fusion.mjs (fusion_core) for it, or pass numerics {\"evaluate\": false} for the notes alone"},
-      {"path", "/numerics"}};
-  return nlohmann::json{{"ok", false}, {"error", error}, {"errors", nlohmann::json::array({error})}}.dump();
-}
-#else
-std::string evaluator_refusal(const std::string&) { return {}; }
-#endif
 
 // embind passes std::string; fusion::api takes std::string_view.
 std::string plan(const std::string& graph, const std::string& options) {
