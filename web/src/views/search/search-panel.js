@@ -196,7 +196,7 @@ export function createSearchPanel({ dispatch, strategy, pane }) {
 
 // "200,000 nodes searched; no plan is faster than 41.3 µs" (the bound only when the plan has its objective's).
 function searchedText(search) {
-  const bound = boundText(search);
+  const bound = boundText(search).replace(/ (\S+)$/, '\u00a0$1'); // the unit stays with its number
   return `${budgetLabel(search?.nodes ?? 0)} searched${bound ? `; ${bound}` : ''}`;
 }
 
