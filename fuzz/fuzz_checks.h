@@ -8,6 +8,7 @@
 // A failed check calls fuzz_fail (abort with a message), which libFuzzer reports as a crash.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -60,6 +61,22 @@ inline void check_plan(const FusionGraph& graph, const PlannerOptions& options, 
         fuzz_fail("reference", "ops " + std::to_string(x) + " and " + std::to_string(y) + " grouped differently");
 }
 
+// Plan search under tvm (objective time, docs/design.md §17) with a small node budget: everything check_plan asks
+// (the verifier checks the time certificate), a bound no higher than the plan's time, and never slower than greedy.
+inline void check_tvm_search(const FusionGraph& graph) {
+  PlannerOptions options = FusionPlanner().with_strategy("tvm").options();
+  options.search.mode = SearchMode::optimal;
+  options.search.budget_nodes = 2000;
+  check_plan(graph, options, /*compare_reference=*/false);
+  const Expected<FusionPlan> plan = FusionPlanner(options).plan(graph);
+  if (!plan) return;
+  const SearchCertificate& c = plan->search;
+  const double slack = 1e-9 * std::max(1.0, plan->time_fused_us);
+  if (!c.present || c.objective != "time") fuzz_fail("search", "a tvm search without its time certificate");
+  if (c.lower_bound_us > plan->time_fused_us + slack) fuzz_fail("search", "lower_bound_us above the plan's time");
+  if (plan->time_fused_us > c.greedy_time_fused_us + slack) fuzz_fail("search", "the tvm search is slower than greedy");
+}
+
 // Plan search (docs/design.md §17) with a small node budget: everything check_plan asks (the verifier checks the
 // listed differences against the greedy plan), plus a certificate whose bound holds (lower_bound <= bytes_fused,
 // equal when proven optimal), bytes never above greedy's, differences exactly when the bytes differ, and a time
@@ -82,6 +99,7 @@ inline void check_search(const FusionGraph& graph) {
   if (plan->bytes_fused > c.greedy_bytes_fused) fuzz_fail("search", "the searched plan is worse than greedy");
   if ((plan->bytes_fused < c.greedy_bytes_fused) != (c.differences_total > 0))
     fuzz_fail("search", "differences listed for a plan no cheaper than greedy, or none for a cheaper one");
+  check_tvm_search(graph);
 }
 
 // Seed under the four broadcast/resident combinations (against the reference), seed with plan search, then

@@ -175,7 +175,8 @@ EdgeDecision read_edge(const json& v, const std::string& path, PlanFields& f) {
   return edge;
 }
 
-// The "search" certificate (docs/design.md §17): every field required; status "optimal" or "bounded".
+// The "search" certificate (docs/design.md §17): status "optimal" or "bounded"; objective "bytes" (when absent)
+// or "time", with lower_bound or lower_bound_us to match; greedy_time_fused_us optional (0 when absent).
 SearchCertificate read_certificate(const json& v, PlanFields& f) {
   SearchCertificate c;
   c.present = true;
@@ -183,10 +184,17 @@ SearchCertificate read_certificate(const json& v, PlanFields& f) {
   if (!f.error && c.status != "optimal" && c.status != "bounded")
     f.error = make_error(ErrorCode::invalid_plan, "the plan field /search/status must be \"optimal\" or \"bounded\"",
                          "/search/status");
-  c.lower_bound = f.count(v, "lower_bound", "/search");
+  c.objective = v.is_object() && v.contains("objective") ? f.text(v, "objective", "/search") : "bytes";
+  if (!f.error && c.objective != "bytes" && c.objective != "time")
+    f.error = make_error(ErrorCode::invalid_plan, "the plan field /search/objective must be \"bytes\" or \"time\"",
+                         "/search/objective");
+  if (c.objective == "time") c.lower_bound_us = f.number(v, "lower_bound_us", "/search");
+  else c.lower_bound = f.count(v, "lower_bound", "/search");
   c.gap = f.number(v, "gap", "/search");
   c.nodes = static_cast<std::int64_t>(f.count(v, "nodes", "/search"));
   c.greedy_bytes_fused = f.count(v, "greedy_bytes_fused", "/search");
+  if (v.is_object() && v.contains("greedy_time_fused_us"))
+    c.greedy_time_fused_us = f.number(v, "greedy_time_fused_us", "/search");
   if (const json* list = f.list(v, "differences", "/search")) {
     for (std::size_t k = 0; k < list->size() && !f.error; ++k) {
       const json& item = (*list)[k];

@@ -39,8 +39,12 @@ void append_formula(std::string& out, std::string_view key, const std::optional<
 // ,"search":{...}: the certificate of a searched plan (docs/design.md §17).
 void append_certificate(std::string& out, const SearchCertificate& c) {
   out += ",\"search\":{\"mode\":\"optimal\",\"status\":" + json(c.status).dump();
-  out += ",\"lower_bound\":" + std::to_string(c.lower_bound) + ",\"gap\":" + json(c.gap).dump();
+  out += ",\"objective\":" + json(c.objective).dump();
+  if (c.objective == "time") out += ",\"lower_bound_us\":" + json(c.lower_bound_us).dump();
+  else out += ",\"lower_bound\":" + std::to_string(c.lower_bound);
+  out += ",\"gap\":" + json(c.gap).dump();
   out += ",\"nodes\":" + std::to_string(c.nodes) + ",\"greedy_bytes_fused\":" + std::to_string(c.greedy_bytes_fused);
+  out += ",\"greedy_time_fused_us\":" + json(c.greedy_time_fused_us).dump();
   out += ",\"differences\":[";
   for (const SearchDifference& d : c.differences) {
     if (out.back() != '[') out += ',';

@@ -12,6 +12,7 @@
 #include "detail/strategy_grouping.h"
 #include "detail/topology.h"
 #include "presets/presets.h"
+#include "search/component_totals.h"
 #include "search/search.h"
 #include "fusion/cost.h"
 #include "fusion/dims.h"
@@ -162,11 +163,27 @@ FusionPlan finished_plan(const FusionGraph& graph, const detail::Producers& prod
   return plan;
 }
 
-SearchCertificate certificate_with_gap(SearchCertificate certificate, std::uint64_t bytes_fused) {
-  certificate.gap = bytes_fused == 0 ? 0.0
-                                     : static_cast<double>(bytes_fused - certificate.lower_bound) /
-                                           static_cast<double>(bytes_fused);
+// The gap of the certificate's objective (fusion/search.h): 0 when optimal or the objective is 0.
+SearchCertificate certificate_with_gap(SearchCertificate certificate, const FusionPlan& plan) {
+  if (certificate.objective == "time") {
+    const double time = plan.time_fused_us;
+    certificate.gap = certificate.status == "optimal" || time <= 0.0
+                          ? 0.0
+                          : std::max(0.0, (time - certificate.lower_bound_us) / time);
+    return certificate;
+  }
+  const std::uint64_t bytes = plan.bytes_fused;
+  certificate.gap = bytes == 0 ? 0.0 : static_cast<double>(bytes - certificate.lower_bound) / static_cast<double>(bytes);
   return certificate;
+}
+
+// What plan search chooses among under these options (search/space.h); the planner refuses other strategies.
+search::SearchSpace search_space(const FusionGraph& graph, const detail::Consumers& consumers,
+                                 const PlannerOptions& options) {
+  const bool tvm = procedure_of(options.strategy) == Procedure::tvm;
+  return search::SearchSpace{graph, consumers, tvm ? search::SpaceKind::tvm : search::SpaceKind::seed,
+                             options.broadcast, tvm ? options.rules.max_depth : 0,
+                             hardware_profile(options.hardware).value_or(HardwareProfile{})};
 }
 
 std::string joined_names(std::span<const std::string_view> names) {
@@ -182,6 +199,12 @@ std::vector<PlanWarning> unused_dim_warnings(const FusionGraph& graph, const Dim
     warnings.push_back({"unused_dim", "the options give dimension '" + name + "' a value, but no shape of the graph uses it",
                         "/dims/" + name});
   return warnings;
+}
+
+// Can plan search run under these options (fusion/search.h: seed with every rule off, or tvm)?
+bool searchable(const PlannerOptions& options) {
+  if (procedure_of(options.strategy) == Procedure::tvm) return true;
+  return options.strategy == "seed" && options.rules == StrategyRules{};
 }
 
 }  // namespace
@@ -204,10 +227,11 @@ std::optional<Error> FusionPlanner::options_error() const {
     return Error{ErrorCode::invalid_options,
                  "rule '" + std::string(rule) + "' does not apply to strategy '" + options_.strategy + "'",
                  {}, "/rules/" + std::string(rule), {}, {}};
-  if (options_.search.mode == SearchMode::optimal && (options_.strategy != "seed" || options_.rules != StrategyRules{}))
+  if (options_.search.mode == SearchMode::optimal && !searchable(options_))
     return Error{ErrorCode::invalid_options,
-                 "search is available for seed so far (strategy 'seed' with every rule off); strategy '" +
-                     options_.strategy + "' plans greedily only",
+                 "search is available for strategies 'seed' (with every rule off) and 'tvm' so far; strategy '" +
+                     options_.strategy + "'" + (options_.strategy == "seed" ? " with rules set" : "") +
+                     " plans greedily only",
                  {}, "/search/mode", {}, {}};
   if (options_.numerics.parity && (options_.strategy != "seed" || options_.rules != StrategyRules{} ||
                                    options_.search.mode == SearchMode::optimal))
@@ -253,10 +277,12 @@ Expected<FusionPlan> FusionPlanner::plan_bound(const FusionGraph& graph, std::ve
 
   FusionPlan plan = finished_plan(graph, producers, grouping, options_);
   if (options_.search.mode == SearchMode::optimal) {
-    search::SearchOutcome outcome = search::search_seed_plan(graph, producers, consumers, *order, options_, grouping, plan);
+    const search::SearchSpace space = search_space(graph, consumers, options_);
+    search::SearchOutcome outcome = search::search_plan(space, producers, *order, options_, grouping, plan);
     plan = finished_plan(graph, producers, outcome.grouping, options_);
-    FUSION_CHECK(plan.bytes_fused == outcome.expected_bytes, "a searched plan prices to the bytes the search found");
-    plan.search = certificate_with_gap(std::move(outcome.certificate), plan.bytes_fused);
+    FUSION_CHECK((space.timed() ? search::total_time_ps(plan) : plan.bytes_fused) == outcome.expected_score,
+                 "a searched plan prices to what the search found");
+    plan.search = certificate_with_gap(std::move(outcome.certificate), plan);
   }
   if (options_.search.budget_capped)
     warnings.push_back({"search_budget_capped",

@@ -56,7 +56,7 @@ expect_run("--sweep with --verify" 2 "^$" "does not combine with --sweep" --veri
 
 # Plan search (docs/design.md §17) on a graph where greedy misses the optimum (tests/core/search.test.cpp).
 set(trap ${EXAMPLES}/greedy_trap.json)
-expect_run("--search optimal" 0 "\"search\":\\{\"mode\":\"optimal\",\"budget_nodes\":200000\\}\\},\"search\":\\{\"mode\":\"optimal\",\"status\":\"optimal\",\"lower_bound\":([0-9]+),\"gap\":0\\.0,\"nodes\":[1-9][0-9]*,\"greedy_bytes_fused\":[0-9]+,\"differences\":\\[\\{\"producer\":2,\"consumer\":4,\"greedy\":\"fused\",\"optimal\":\"cut\",\"why\":\"greedy fused e1 → c \\(its 1st merge\\)" "^$" --search optimal ${trap})
+expect_run("--search optimal" 0 "\"search\":\\{\"mode\":\"optimal\",\"budget_nodes\":200000\\}\\},\"search\":\\{\"mode\":\"optimal\",\"status\":\"optimal\",\"objective\":\"bytes\",\"lower_bound\":([0-9]+),\"gap\":0\\.0,\"nodes\":[1-9][0-9]*,\"greedy_bytes_fused\":[0-9]+,\"greedy_time_fused_us\":[0-9.e+-]+,\"differences\":\\[\\{\"producer\":2,\"consumer\":4,\"greedy\":\"fused\",\"optimal\":\"cut\",\"why\":\"greedy fused e1 → c \\(its 1st merge\\)" "^$" --search optimal ${trap})
 expect_run("--search optimal --verify" 0 "\"status\":\"optimal\"" "^$" --search optimal --verify ${trap})
 expect_run("--search table" 0 "search: optimal, proven: [0-9,]+ nodes \\(greedy [0-9,]+ bytes\\)" "^$" --table --search optimal ${trap})
 expect_run("--search bounded table" 0 "search: bounded: within [0-9.]+ % after 1 nodes \\(lower bound" "^$" --table --search optimal --search-budget-nodes 1 ${trap})
@@ -68,7 +68,9 @@ expect_run("--search-budget-ms capped" 0 "\"code\":\"search_budget_capped\",\"me
 expect_run("--search-budget-nodes capped" 0 "\"warnings\":\\[\\{\"code\":\"search_budget_capped\"" "^$" --search optimal --search-budget-nodes 99999999999 ${trap})
 expect_run("--search bad mode" 2 "^$" "options: error\\[invalid_options\\]: search mode must be.*/search/mode" --search best ${trap})
 expect_run("--search-budget-nodes 0" 2 "^$" "options: error\\[invalid_options\\]: 'budget_nodes' must be.*/search/budget_nodes" --search optimal --search-budget-nodes 0 ${trap})
-expect_run("--search with another strategy" 2 "^$" "error\\[invalid_options\\]: search is available for seed so far.*/search/mode" --search optimal --strategy tvm ${trap})
+expect_run("--search with another strategy" 2 "^$" "error\\[invalid_options\\]: search is available for strategies 'seed' \\(with every rule off\\) and 'tvm' so far.*/search/mode" --search optimal --strategy xla ${trap})
+expect_run("--search under tvm" 0 "\"objective\":\"time\",\"lower_bound_us\":[0-9.e+-]+,\"gap\":" "^$" --search optimal --strategy tvm ${trap})
+expect_run("--search under tvm, as a table" 0 "search: optimal, proven: [0-9,]+ nodes \\(estimated time; greedy [0-9.]+ us\\)" "^$" --search optimal --strategy tvm --table ${trap})
 
 # Numerics (docs/design.md §18): notes per group, the reference evaluator, eager parity.
 set(f16 ${EXAMPLES}/f16_chain.json)

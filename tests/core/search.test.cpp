@@ -118,7 +118,7 @@ TEST_CASE("a graph where greedy misses the optimum") {
   CHECK(best.search.greedy_bytes_fused == greedy.bytes_fused);
   CHECK(best.search.nodes > 0);
   const std::string json = write_plan_json(best);
-  CHECK(json.find(",\"search\":{\"mode\":\"optimal\",\"status\":\"optimal\",\"lower_bound\":") != std::string::npos);
+  CHECK(json.find(",\"search\":{\"mode\":\"optimal\",\"status\":\"optimal\",\"objective\":\"bytes\",\"lower_bound\":") != std::string::npos);
   const Expected<FusionPlan> back = read_plan_json(json);
   REQUIRE(back);
   CHECK(back->search == best.search);
@@ -168,12 +168,16 @@ TEST_CASE("search options: modes, budgets, caps and errors") {
   CHECK(error_path(R"({"search": {"mode": "optimal", "budget_ms": "2s"}})") == "/search/budget_ms");
   CHECK(error_path(R"({"search": {"mode": "optimal", "budget_s": 2}})") == "/search/budget_s");
   CHECK(error_path(R"({"search": 3})") == "/search");
-  const auto tvm = read_options_json(R"({"strategy": "tvm", "search": "optimal"})");
-  const Expected<FusionPlan> refused = FusionPlanner(*tvm).plan(greedy_trap());
-  REQUIRE(!refused);
-  CHECK(refused.errors().front().code == ErrorCode::invalid_options);
-  CHECK(refused.errors().front().path == "/search/mode");
-  CHECK(refused.errors().front().message.find("search is available for seed so far") != std::string::npos);
+  for (const char* options : {R"({"strategy": "xla", "search": "optimal"})", R"({"strategy": "inductor", "search": "optimal"})",
+                              R"({"rules": {"epilogue": true}, "search": "optimal"})"}) {
+    CAPTURE(options);
+    const Expected<FusionPlan> refused = FusionPlanner(*read_options_json(options)).plan(greedy_trap());
+    REQUIRE(!refused);
+    CHECK(refused.errors().front().code == ErrorCode::invalid_options);
+    CHECK(refused.errors().front().path == "/search/mode");
+    CHECK(refused.errors().front().message.find("search is available for strategies 'seed' (with every rule off) and "
+                                                "'tvm' so far") != std::string::npos);
+  }
 }
 
 TEST_CASE("a time budget: a fixed number of nodes per millisecond, the smaller budget wins, capped when absurd") {
@@ -340,10 +344,11 @@ TEST_CASE("the search is the same at every set width: 1, 4 and 16 words agree no
     const std::vector<OpId> order = *detail::topological_order(g, consumers);
     std::vector<std::int64_t> position(order.size());
     for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<std::int64_t>(k);
-    for (const std::vector<OpId>& members : search::fusible_components(g, producers, order, true).members) {
-      const auto p1 = search::build_local_problem<1>(g, producers, consumers, members, position, true);
-      const auto p4 = search::build_local_problem<4>(g, producers, consumers, members, position, true);
-      const auto p16 = search::build_local_problem<16>(g, producers, consumers, members, position, true);
+    const search::SearchSpace space{g, consumers};
+    for (const std::vector<OpId>& members : search::fusible_components(space, producers, order).members) {
+      const auto p1 = search::build_local_problem<1>(space, producers, members, position);
+      const auto p4 = search::build_local_problem<4>(space, producers, members, position);
+      const auto p16 = search::build_local_problem<16>(space, producers, members, position);
       REQUIRE((p1 && p4 && p16));
       const std::uint64_t start = std::numeric_limits<std::uint64_t>::max();
       const std::int64_t budget = 1 + static_cast<std::int64_t>(rng() % 400);

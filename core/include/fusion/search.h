@@ -1,27 +1,41 @@
-// fusion/search.h — plan search (docs/design.md §17): the seed plan with the fewest fused bytes, with a proof.
+// fusion/search.h — plan search (docs/design.md §17): the best plan a strategy's rules allow, with a proof.
 //
 // Settings (PlannerOptions::search) and the certificate a searched plan carries (FusionPlan::search).
 //
-// Legal partitions (what the search chooses among, strategy `seed` only). A partition of the ops is legal when
-// every group of more than one op
+// Strategies: `seed` with every rule off (objective bytes_fused) and `tvm` (objective time_fused_us); the others
+// are refused with invalid_options at /search/mode.
+//
+// Legal partitions under seed. A partition of the ops is legal when every group of more than one op
 //   - holds only mergeable ops (fusible kind, not a source) of one region,
 //   - is connected by fusible edges (edges whose §5 rules 1-5 pass on their own: local_reason == none),
 //   - holds no edge that fails the shape rule (§5 rule 6: every inside edge obeys rule 5),
 // and the group graph of the whole plan is acyclic (§5 rule 7). There is no recomputation under seed. The
 // greedy plan (§6) is legal: it merges only along fusible edges, refuses every merge that would put a shape
 // edge inside a group, and keeps the group graph acyclic; so it is the search's first incumbent.
+// Legal partitions under tvm (FuseOps' group invariants, docs/strategies.md "tvm", which the verifier checks of
+// every tvm plan): every group of more than one op is connected by edges between non-source, non-kOpaque ops of
+// one region; holds at most one op of pattern kCommReduce or above and at most max_depth ops; has exactly one root
+// (a member that is a graph output or read outside the group); no member reads another inside the group when it
+// is kOutEWiseFusable, when the producer is a reduction, or when the producer is a graph output; a
+// kOutEWiseFusable member is followed inside the group only by kElemWise and kBroadcast ops; acyclic; no
+// recomputation. FuseOps' greedy plan satisfies them, and is the first incumbent. Departure: FuseOps' path
+// conditions (the combined pattern of the paths to a post-dominator, its phases) are not imposed, only the
+// invariants its groups keep.
 //
-// Objective: bytes_fused (§8). The answer is never worse than greedy: the search only replaces greedy's
-// grouping of a part when it has found a strictly cheaper legal one.
+// Objective: bytes_fused (§8) under seed; estimated time (time_fused_us, the time model of docs/strategies.md)
+// under tvm, compared in whole picoseconds per kernel, rounded down. The answer is never worse than greedy: the
+// search only replaces greedy's grouping of a part when it has found a strictly better legal one (under time, better
+// by more than 1 ps per op of the part, so that rounding alone never swaps two plans of equal time).
 //
-// Result: status "optimal" when the plan is proven to have the fewest bytes among all legal partitions
-// (lower_bound == bytes_fused, gap 0); "bounded" when the node budget ran out first, a component was too large
-// to search, or a cycle across components forced a part back to greedy. lower_bound is a proven bound in every
-// case: no legal partition moves fewer bytes. gap = (bytes_fused - lower_bound) / bytes_fused (0 when
-// bytes_fused is 0). nodes counts search-tree nodes; the budget counts units (one per node in parts of up to 128
-// ops, more in larger ones): the only cut-off that decides the answer, so the same graph, options and budget
-// give the same plan on any machine. The algorithm is in core/src/search/search.h.
-// Shown by tests/core/search.test.cpp.
+// Result: status "optimal" when the plan is proven best among all legal partitions (bytes: lower_bound ==
+// bytes_fused, gap 0; time: lower_bound_us is the plan's time to within the rounding and the tolerance, at most 2 ps
+// per op, gap 0); "bounded" when the node budget ran out first, a component was too large to search, or a cycle across
+// components forced a part back to greedy. The lower bound is proven in every case: no legal partition moves fewer
+// bytes (lower_bound) or is faster (lower_bound_us). gap = (objective - bound) / objective (0 when the objective
+// is 0). nodes counts search-tree nodes; the budget counts units (one per node in parts of up to 128 ops, more in
+// larger ones): the only cut-off that decides the answer, so the same graph, options and budget give the same
+// plan on any machine. The algorithm is in core/src/search/search.h.
+// Shown by tests/core/search.test.cpp and tests/core/search_presets.test.cpp.
 #pragma once
 
 #include <cstdint>
@@ -73,8 +87,11 @@ inline constexpr std::size_t kMaxExplainedDifferences = 50;
 struct SearchCertificate {
   bool present = false;          // the plan was searched (mode optimal)
   std::string status;            // "optimal" or "bounded"
-  std::uint64_t lower_bound = 0; // proven: no legal partition moves fewer bytes
-  double gap = 0.0;              // (bytes_fused - lower_bound) / bytes_fused, 0 when bytes_fused is 0
+  std::string objective = "bytes";  // "bytes" (seed) or "time" (tvm: time_fused_us)
+  std::uint64_t lower_bound = 0; // objective bytes: proven, no legal partition moves fewer bytes
+  double lower_bound_us = 0.0;   // objective time: proven, no legal plan is faster (in us)
+  double gap = 0.0;              // (objective - its lower bound) / objective, 0 when the objective is 0 or optimal
+  double greedy_time_fused_us = 0.0;     // the greedy plan's time_fused_us under the same options
   std::int64_t nodes = 0;        // search-tree nodes visited
   std::uint64_t greedy_bytes_fused = 0;  // the greedy plan's bytes_fused under the same options
   std::vector<SearchDifference> differences;  // in plan edge order, at most kMaxExplainedDifferences

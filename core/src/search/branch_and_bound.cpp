@@ -1,6 +1,8 @@
 // search/branch_and_bound.cpp — depth-first branch and bound with an explicit stack (branch_and_bound.h).
 #include "search/branch_and_bound.h"
 
+#include "search/group_rules.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -70,11 +72,9 @@ class Search {
     return kept_apart(now.groups[a], now.groups[b]) ? kCut : kMerge | kCut;
   }
 
-  // Does some shape-apart pair or cut edge lie between the two groups?
+  // May the two groups never share a group: the space rules it out (group_rules.h), or a cut edge lies between?
   bool kept_apart(const Bits<W>& a, const Bits<W>& b) const {
-    bool apart = false;
-    a.each([&](std::size_t s) { apart = apart || p_.shape_apart[s].intersects(b); });
-    if (apart) return true;
+    if (!may_join(p_, a, b)) return true;
     for (std::size_t e = 0; e < p_.edges.size(); ++e) {
       if (decision_[e] != cut) continue;
       const auto u = static_cast<std::size_t>(p_.edges[e].producer), v = static_cast<std::size_t>(p_.edges[e].consumer);
@@ -84,12 +84,12 @@ class Search {
   }
 
   std::uint64_t bound() const {
-    return bytes(p_, partition_of(p_, [&](std::size_t e) { return decision_[e] != cut; }));
+    return bound_score(p_, partition_of(p_, [&](std::size_t e) { return decision_[e] != cut; }));
   }
 
   void score_leaf() {
     Partition<W> leaf = partition_of(p_, [&](std::size_t e) { return decision_[e] == merge; });
-    const std::uint64_t cost = bytes(p_, leaf);
+    const std::uint64_t cost = score(p_, leaf);
     if (cost >= result_.best_bytes || !relaxed_legal(p_, leaf)) return;
     result_.best_bytes = cost;
     result_.better = std::move(leaf);

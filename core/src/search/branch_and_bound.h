@@ -2,10 +2,12 @@
 //
 // Each fusible edge, in the greedy order, is decided merge or cut. A cut edge's two groups may never share a
 // group afterwards (so every partition is reached once: its merged edges are exactly its inside edges); an
-// edge whose ends already share a group is merged without branching, and one whose groups hold a shape-apart or
-// cut pair is cut without branching. Merge is tried first. A leaf counts when relaxed_legal (partition.h).
-// Bound: the bytes of the partition that also merges every undecided edge; merging never adds bytes, so no
-// leaf below a node beats it (admissible). A node whose bound is not below the incumbent is pruned. Each
+// edge whose ends already share a group is merged without branching, and one whose groups may not join
+// (group_rules.h: an apart pair, or under tvm a rule no superset can repair) or hold a cut pair is cut without
+// branching. Merge is tried first. A leaf counts when relaxed_legal (partition.h). Scores are the space's
+// objective (partition.h score(): bytes, or whole picoseconds of estimated time); "bytes" below means score.
+// Bound: bound_score (partition.h) of the partition that also merges every undecided edge; every leaf below a
+// node refines that partition, so none beats it (admissible). A node whose bound is not below the incumbent is pruned. Each
 // partition is visited at most once, so there are no equivalent states to memoise.
 // The first incumbent is the caller's (greedy's bytes for the part). Each node costs node_cost(k, W) units of
 // the budget (a node's work grows with the part's size and width), and the search stops before a node the

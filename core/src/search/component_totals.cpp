@@ -3,19 +3,55 @@
 
 #include <algorithm>
 
+#include "detail/saturating.h"
+#include "fusion/time_model.h"
+#include "search/space.h"
+
 namespace fusion::search {
 
-std::uint64_t plan_bytes(const FusionPlan& plan, const std::vector<OpId>& members) {
+namespace {
+
+// The plan's groups holding a member, ascending.
+std::vector<std::int32_t> groups_of(const FusionPlan& plan, const std::vector<OpId>& members) {
   std::vector<std::int32_t> groups;
   for (OpId x : members) groups.push_back(plan.op_group[x]);
   std::sort(groups.begin(), groups.end());
   groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+  return groups;
+}
+
+}  // namespace
+
+std::uint64_t plan_bytes(const FusionPlan& plan, const std::vector<OpId>& members) {
   std::uint64_t total = 0;
-  for (std::int32_t id : groups) {
+  for (std::int32_t id : groups_of(plan, members)) {
     const FusionGroup& group = plan.groups[static_cast<std::size_t>(id)];
     total += group.bytes_read + group.bytes_written;
   }
   return total;
+}
+
+std::uint64_t plan_time_ps(const FusionPlan& plan, const std::vector<OpId>& members) {
+  std::uint64_t total = 0;
+  for (std::int32_t id : groups_of(plan, members))
+    total = detail::saturating_add(total, kernel_ps(plan.groups[static_cast<std::size_t>(id)].time_us));
+  return total;
+}
+
+std::uint64_t total_time_ps(const FusionPlan& plan) {
+  std::uint64_t total = 0;
+  for (const FusionGroup& group : plan.groups) total = detail::saturating_add(total, kernel_ps(group.time_us));
+  return total;
+}
+
+std::uint64_t merged_time_ps(const FusionGraph& g, std::uint64_t merged_bytes, const std::vector<OpId>& members,
+                             const HardwareProfile& hardware) {
+  std::uint64_t vector_flops = 0, matrix_flops = 0;
+  for (OpId x : members) {
+    std::uint64_t& sum = uses_matrix_peak(g.op(x).kind) ? matrix_flops : vector_flops;
+    sum = detail::saturating_add(sum, op_flops(g, x));
+  }
+  return kernel_ps(kernel_time_us(merged_bytes, vector_flops, matrix_flops, hardware));
 }
 
 std::uint64_t merged_bytes(const FusionGraph& g, const detail::Producers& producers, const detail::Consumers& consumers,

@@ -5,12 +5,15 @@
 // merged_bytes: the bytes if the whole component were one group: each outside producer its members read, once,
 // plus every member whose write is forced (output: true, no consumer, or a consumer outside the component).
 // Merging never adds bytes, so merged_bytes is a lower bound for every partition of the component.
+// plan_time_ps / merged_time_ps: the same for the time model, in whole picoseconds per kernel rounded down
+// (space.h kernel_ps): the plan's groups' time_us, and one kernel of merged_bytes and every member's flops.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "detail/topology.h"
+#include "fusion/hardware.h"
 #include "fusion/plan.h"
 
 namespace fusion::search {
@@ -20,5 +23,10 @@ std::uint64_t plan_bytes(const FusionPlan& plan, const std::vector<OpId>& member
 std::uint64_t merged_bytes(const FusionGraph& graph, const detail::Producers& producers,
                            const detail::Consumers& consumers, const std::vector<OpId>& members,
                            const std::vector<std::int32_t>& component_of);
+
+std::uint64_t plan_time_ps(const FusionPlan& plan, const std::vector<OpId>& members);
+std::uint64_t total_time_ps(const FusionPlan& plan);  // every group of the plan
+std::uint64_t merged_time_ps(const FusionGraph& graph, std::uint64_t merged_bytes, const std::vector<OpId>& members,
+                             const HardwareProfile& hardware);
 
 }  // namespace fusion::search

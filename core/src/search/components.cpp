@@ -1,7 +1,6 @@
 // search/components.cpp — union-find over fusible edges, then components listed in topological order.
 #include "search/components.h"
 
-#include "detail/legality.h"
 
 namespace fusion::search {
 namespace {
@@ -16,15 +15,15 @@ OpId root_of(std::vector<OpId>& parent, OpId x) {
 
 }  // namespace
 
-Components fusible_components(const FusionGraph& g, const detail::Producers& producers,
-                              const std::vector<OpId>& order, bool broadcast) {
-  const std::size_t n = g.size();
+Components fusible_components(const SearchSpace& space, const detail::Producers& producers,
+                              const std::vector<OpId>& order) {
+  const std::size_t n = space.graph.size();
   std::vector<OpId> parent(n);
   std::vector<std::int32_t> size(n, 1);
   for (std::size_t x = 0; x < n; ++x) parent[x] = static_cast<OpId>(x);
   for (std::size_t v = 0; v < n; ++v)
     for (const OpId* in = producers.begin(static_cast<OpId>(v)); in != producers.end(static_cast<OpId>(v)); ++in) {
-      if (detail::local_reason(g.op(*in), g.op(static_cast<OpId>(v)), broadcast) != EdgeReason::none) continue;
+      if (!space.fusible(*in, static_cast<OpId>(v))) continue;
       OpId a = root_of(parent, *in), b = root_of(parent, static_cast<OpId>(v));
       if (a == b) continue;
       if (size[a] < size[b]) std::swap(a, b);

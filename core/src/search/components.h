@@ -1,9 +1,9 @@
 // search/components.h — the independent parts of plan search (docs/design.md §17): components of fusible edges.
 //
-// A fusible edge is one whose §5 rules 1-5 pass on their own (detail::local_reason == none). Every group of a
-// legal partition (fusion/search.h) is connected by fusible edges, so it lies inside one component of the graph
+// A fusible edge is one the search space may merge (space.h; under seed: §5 rules 1-5 pass on their own). Every
+// group of a legal partition (fusion/search.h) is connected by fusible edges, so it lies inside one component of the graph
 // of fusible edges: no group ever crosses two components. Bytes (§8) are a sum over groups, so a plan's bytes are
-// the sum over components of what that component's groups read and write. Components are therefore priced and
+// the sum over components of what that component's groups read and write (and time a sum over kernels). Components are therefore priced and
 // searched one at a time; the only thing they share is the acyclic rule, which search.h handles. Only
 // components of two or more ops are listed (a lone op has one grouping). Deterministic: components are listed by
 // the order position of their first member, members in order.
@@ -13,6 +13,7 @@
 
 #include "detail/topology.h"
 #include "fusion/plan.h"
+#include "search/space.h"
 
 namespace fusion::search {
 
@@ -21,7 +22,7 @@ struct Components {
   std::vector<std::int32_t> of_op;         // op -> component index, -1 for ops in no listed component
 };
 
-Components fusible_components(const FusionGraph& graph, const detail::Producers& producers,
-                              const std::vector<OpId>& order, bool broadcast);
+Components fusible_components(const SearchSpace& space, const detail::Producers& producers,
+                              const std::vector<OpId>& order);
 
 }  // namespace fusion::search

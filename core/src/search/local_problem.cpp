@@ -5,7 +5,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "detail/legality.h"
+#include "fusion/time_model.h"
 
 namespace fusion::search {
 namespace {
@@ -44,21 +44,43 @@ bool find_outside_paths(const detail::Consumers& consumers, const std::unordered
   return true;
 }
 
+// The space's own data (local_problem.h): kind, limit, device, flops and tvm patterns.
+template <std::size_t W>
+void add_space_data(const SearchSpace& space, LocalProblem<W>& p) {
+  p.kind = space.kind;
+  p.max_depth = space.max_depth;
+  p.hardware = space.hardware;
+  if (!space.timed()) return;
+  for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    const FusionOp& op = space.graph.op(p.ops[i]);
+    const std::uint64_t flops = op_flops(space.graph, p.ops[i]);
+    const bool matrix = uses_matrix_peak(op.kind);
+    p.vector_flops.push_back(matrix ? 0 : flops);
+    p.matrix_flops.push_back(matrix ? flops : 0);
+    if (space.kind != SpaceKind::tvm) continue;
+    const presets::TvmPattern pattern = presets::tvm_pattern(op.kind);
+    p.pattern.push_back(pattern);
+    if (pattern >= presets::TvmPattern::comm_reduce) p.heavy.set(i);
+    if (pattern == presets::TvmPattern::out_ewise_fusable) p.out_ewise.set(i);
+  }
+}
+
 }  // namespace
 
 template <std::size_t W>
-std::optional<LocalProblem<W>> build_local_problem(const FusionGraph& g, const detail::Producers& producers,
-                                                   const detail::Consumers& consumers,
+std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, const detail::Producers& producers,
                                                    const std::vector<OpId>& members,
-                                                   const std::vector<std::int64_t>& position, bool broadcast) {
+                                                   const std::vector<std::int64_t>& position) {
   if (members.size() > 64 * W) return std::nullopt;
+  const FusionGraph& g = space.graph;
+  const detail::Consumers& consumers = space.consumers;
   const std::size_t k = members.size();
   LocalProblem<W> p;
   p.ops = members;
   p.bytes.resize(k);
   p.forced_write.assign(k, false);
   p.consumers.assign(k, {});
-  p.shape_apart.assign(k, {});
+  p.apart.assign(k, {});
   p.direct.assign(k, {});
   p.via.assign(k, {});
   std::unordered_map<OpId, int> local;
@@ -80,28 +102,28 @@ std::optional<LocalProblem<W>> build_local_problem(const FusionGraph& g, const d
       const auto i = static_cast<std::size_t>(it->second);
       p.consumers[i].set(j);
       p.direct[i].set(j);
-      const EdgeReason reason = detail::local_reason(g.op(*in), op, broadcast);
-      if (reason == EdgeReason::none) {
+      if (space.fusible(*in, v)) {
         p.edges.push_back({it->second, static_cast<int>(j), producers.offsets[v] + (in - producers.begin(v))});
-      } else {  // inside a part only the shape rule can fail
-        p.shape_apart[i].set(j);
-        p.shape_apart[j].set(i);
+      } else if (space.apart(*in, v)) {
+        p.apart[i].set(j);
+        p.apart[j].set(i);
       }
     }
   }
   for (const auto& [op, readers] : outside) p.outside_reads.push_back({output_bytes(g.op(op)), readers});
+  add_space_data(space, p);
   if (!find_outside_paths(consumers, local, position, position[members.back()], p)) return std::nullopt;
   return p;
 }
 
-template std::optional<LocalProblem<1>> build_local_problem<1>(const FusionGraph&, const detail::Producers&,
-                                                               const detail::Consumers&, const std::vector<OpId>&,
-                                                               const std::vector<std::int64_t>&, bool);
-template std::optional<LocalProblem<4>> build_local_problem<4>(const FusionGraph&, const detail::Producers&,
-                                                               const detail::Consumers&, const std::vector<OpId>&,
-                                                               const std::vector<std::int64_t>&, bool);
-template std::optional<LocalProblem<16>> build_local_problem<16>(const FusionGraph&, const detail::Producers&,
-                                                               const detail::Consumers&, const std::vector<OpId>&,
-                                                               const std::vector<std::int64_t>&, bool);
+template std::optional<LocalProblem<1>> build_local_problem<1>(const SearchSpace&, const detail::Producers&,
+                                                               const std::vector<OpId>&,
+                                                               const std::vector<std::int64_t>&);
+template std::optional<LocalProblem<4>> build_local_problem<4>(const SearchSpace&, const detail::Producers&,
+                                                               const std::vector<OpId>&,
+                                                               const std::vector<std::int64_t>&);
+template std::optional<LocalProblem<16>> build_local_problem<16>(const SearchSpace&, const detail::Producers&,
+                                                               const std::vector<OpId>&,
+                                                               const std::vector<std::int64_t>&);
 
 }  // namespace fusion::search

@@ -3,13 +3,16 @@
 //
 // Members get local indices 0..k-1 in topological order; a set of members is a Bits<W> (bits.h) of W 64-bit
 // words, the smallest width that holds k: 64, 256 or kMaxPartOps = 1,024 ops (width_for). The problem holds what
-// bytes (§8) and legality (fusion/search.h) need about the part, with every op outside it treated as a fixed single
-// op ("relaxed" legality):
+// the objective (§8 bytes, or the time model) and legality (fusion/search.h, space.h) need about the part, with
+// every op outside it treated as a fixed single op ("relaxed" legality):
 //   - per member: output bytes, whether its write is forced (output: true, no consumer, or a consumer outside
 //     the part), and its consumers inside (a set);
 //   - per outside producer that members read: its bytes and its readers inside (a set);
-//   - the fusible edges, in the greedy order (consumers in order, inputs in first-occurrence order), with their
-//     plan edge index; the pairs that may never share a group (an edge between them fails the shape rule);
+//   - the fusible edges (space.h), in the greedy order (consumers in order, inputs in first-occurrence order), with
+//     their plan edge index; the pairs that may never share a group (`apart`: an edge between them that the space
+//     keeps apart, under seed one that fails the shape rule);
+//   - for a timed space: each member's vector and matrix flops (fusion/time_model.h) and the device; for tvm each
+//     member's pattern, the members of pattern kCommReduce or above (`heavy`) and the kOutEWiseFusable ones;
 //   - direct[i]: members that read member i; via[i]: members reachable from i by a path whose inner ops all lie
 //     outside the part (at least one). A cycle through those is a cycle whatever the other parts do.
 // build_local_problem answers nullopt when the part has more than 64 W members or the outside paths take more
@@ -23,6 +26,7 @@
 #include "detail/topology.h"
 #include "fusion/plan.h"
 #include "search/bits.h"
+#include "search/space.h"
 
 namespace fusion::search {
 
@@ -50,17 +54,23 @@ struct LocalProblem {
   std::vector<std::uint64_t> bytes;       // output bytes
   std::vector<bool> forced_write;
   std::vector<Mask> consumers;            // members reading it
-  std::vector<Mask> shape_apart;          // members it may never share a group with
+  std::vector<Mask> apart;                // members it may never share a group with
   std::vector<Mask> direct, via;          // see above
   std::vector<OutsideRead<W>> outside_reads;
   std::vector<LocalEdge> edges;           // fusible edges, greedy order
+  // What the space adds (space.h): its kind and limit, and for a timed space the flops and device.
+  SpaceKind kind = SpaceKind::seed;
+  std::int64_t max_depth = 0;
+  HardwareProfile hardware{};
+  std::vector<std::uint64_t> vector_flops, matrix_flops;  // per member, timed spaces only
+  std::vector<presets::TvmPattern> pattern;               // per member, tvm only
+  Mask heavy, out_ewise;                                  // tvm only
 };
 
 // position: op -> its index in the topological order.
 template <std::size_t W>
-std::optional<LocalProblem<W>> build_local_problem(const FusionGraph& graph, const detail::Producers& producers,
-                                                   const detail::Consumers& consumers,
+std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, const detail::Producers& producers,
                                                    const std::vector<OpId>& members,
-                                                   const std::vector<std::int64_t>& position, bool broadcast);
+                                                   const std::vector<std::int64_t>& position);
 
 }  // namespace fusion::search

@@ -1,6 +1,12 @@
 // search/partition.cpp — bytes and relaxed legality of one part's partition (partition.h), for the three widths.
 #include "search/partition.h"
 
+#include <algorithm>
+
+#include "detail/saturating.h"
+#include "fusion/time_model.h"
+#include "search/group_rules.h"
+
 namespace fusion::search {
 namespace {
 
@@ -78,17 +84,56 @@ std::uint64_t bytes(const LocalProblem<W>& p, const Partition<W>& partition) {
 }
 
 template <std::size_t W>
+std::uint64_t time_ps(const LocalProblem<W>& p, const Partition<W>& partition) {
+  const std::size_t count = partition.groups.size();
+  std::vector<std::uint64_t> moved(count, 0), vector_flops(count, 0), matrix_flops(count, 0);
+  for (const OutsideRead<W>& read : p.outside_reads)
+    groups_hit(partition, read.readers).each([&](std::size_t g) { moved[g] = detail::saturating_add(moved[g], read.bytes); });
+  for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    const std::size_t own = partition.group_of[i];
+    const Bits<W> others = p.consumers[i].minus(partition.groups[own]);
+    groups_hit(partition, others).each([&](std::size_t g) { moved[g] = detail::saturating_add(moved[g], p.bytes[i]); });
+    if (p.forced_write[i] || others.any()) moved[own] = detail::saturating_add(moved[own], p.bytes[i]);
+    vector_flops[own] = detail::saturating_add(vector_flops[own], p.vector_flops[i]);
+    matrix_flops[own] = detail::saturating_add(matrix_flops[own], p.matrix_flops[i]);
+  }
+  std::uint64_t total = 0;
+  for (std::size_t g = 0; g < count; ++g)
+    total = detail::saturating_add(total, kernel_ps(kernel_time_us(moved[g], vector_flops[g], matrix_flops[g], p.hardware)));
+  return total;
+}
+
+template <std::size_t W>
+std::uint64_t bound_score(const LocalProblem<W>& p, const Partition<W>& partition) {
+  std::uint64_t total = score(p, partition);
+  if (p.kind != SpaceKind::tvm) return total;
+  const std::uint64_t launch = kernel_ps(p.hardware.launch_us);
+  if (launch <= 1) return total;
+  for (const Bits<W>& group : partition.groups) {
+    const auto size = static_cast<std::int64_t>(group.count());
+    std::int64_t roots = 0;  // members that stay roots in every split: written, or read by another group
+    group.each([&](std::size_t i) { roots += (p.forced_write[i] || p.consumers[i].minus(group).any()) ? 1 : 0; });
+    std::int64_t split = std::max<std::int64_t>({1, (group & p.heavy).count(), roots});
+    if (p.max_depth > 0) split = std::max(split, (size + p.max_depth - 1) / p.max_depth);
+    total = detail::saturating_add(total, static_cast<std::uint64_t>(split - 1) * (launch - 1));
+  }
+  return total;
+}
+
+template <std::size_t W>
 bool relaxed_legal(const LocalProblem<W>& p, const Partition<W>& partition) {
   for (std::size_t i = 0; i < p.ops.size(); ++i)
     if (p.via[i].intersects(partition.groups[partition.group_of[i]])) return false;  // out of a group and back
+  for (const Bits<W>& group : partition.groups)
+    if (!legal_group(p, group)) return false;
   GroupEdges<W> e = group_edges(p, partition);
   if (!close_reach(e)) return false;
   for (const LocalEdge& edge : p.edges) {
     const std::size_t a = partition.group_of[edge.producer], b = partition.group_of[edge.consumer];
     if (a == b) continue;
-    Bits<W> apart;
-    partition.groups[a].each([&](std::size_t s) { apart |= p.shape_apart[s]; });
-    if (apart.intersects(partition.groups[b])) continue;
+    const Bits<W>& x = partition.groups[a];
+    const Bits<W>& y = partition.groups[b];
+    if (!may_join(p, x, y) || !legal_group(p, x | y)) continue;
     if (!merge_closes_cycle(e, a, b) && !merge_closes_cycle(e, b, a)) return false;  // not maximal
   }
   return true;
@@ -97,6 +142,12 @@ bool relaxed_legal(const LocalProblem<W>& p, const Partition<W>& partition) {
 template std::uint64_t bytes<1>(const LocalProblem<1>&, const Partition<1>&);
 template std::uint64_t bytes<4>(const LocalProblem<4>&, const Partition<4>&);
 template std::uint64_t bytes<16>(const LocalProblem<16>&, const Partition<16>&);
+template std::uint64_t time_ps<1>(const LocalProblem<1>&, const Partition<1>&);
+template std::uint64_t time_ps<4>(const LocalProblem<4>&, const Partition<4>&);
+template std::uint64_t time_ps<16>(const LocalProblem<16>&, const Partition<16>&);
+template std::uint64_t bound_score<1>(const LocalProblem<1>&, const Partition<1>&);
+template std::uint64_t bound_score<4>(const LocalProblem<4>&, const Partition<4>&);
+template std::uint64_t bound_score<16>(const LocalProblem<16>&, const Partition<16>&);
 template bool relaxed_legal<1>(const LocalProblem<1>&, const Partition<1>&);
 template bool relaxed_legal<4>(const LocalProblem<4>&, const Partition<4>&);
 template bool relaxed_legal<16>(const LocalProblem<16>&, const Partition<16>&);

@@ -5,10 +5,22 @@
 // (each outside producer once per group that reads it, each member once per other group that reads it) plus
 // what they write (a member whose write is forced, or that another group reads). Merging two groups never adds
 // bytes, so the bytes of any coarser partition are a lower bound for every partition it coarsens.
-// relaxed_legal(): no cycle through the groups and the outside ops (each alone), and maximal: every two groups
-// joined by a fusible edge either hold a shape-apart pair or would close such a cycle if merged. Shape-apart
-// pairs are the caller's to keep apart (the search never merges across one). Sets of groups are Bits<W> too
-// (a part of at most 64 W members has at most 64 W groups).
+// time_ps() is the time model's estimate for the part's groups, each a kernel (docs/strategies.md "Time model":
+// the group's bytes as above, its members' flops), in whole picoseconds rounded down per kernel; merging two
+// groups never adds time (bytes and flops do not grow, and one launch of 3.8 us is saved, far more than the
+// rounding), so the same coarsening argument holds. score() is the space's objective: bytes, or time_ps for a
+// timed space (space.h).
+// bound_score() is what branch and bound prunes with: score(), and under tvm for each group G also
+// (m(G) - 1) launches less 1 ps each, where m(G) = max(1, G's members of pattern kCommReduce or above, G's members
+// with a forced write or a reader in another group, ceil(|G| / max_depth)) is the fewest legal groups G can be
+// split into (one heavy op per group; such a member is read outside any group of a split of G, or written, so it
+// is a root there, and a group has one).
+// Splitting a group into m adds at least m - 1 launches (sub-additivity, above), so it stays a lower bound for
+// every partition the coarser one coarsens.
+// relaxed_legal(): every group is legal (group_rules.h), no cycle through the groups and the outside ops (each
+// alone), and maximal: every two groups joined by a fusible edge either could not form one legal group or would
+// close such a cycle if merged. Apart pairs are the caller's to keep apart (the search never merges across one).
+// Sets of groups are Bits<W> too (a part of at most 64 W members has at most 64 W groups).
 #pragma once
 
 #include <algorithm>
@@ -59,6 +71,14 @@ Partition<W> partition_of(const LocalProblem<W>& p, MergedFn merged) {
 
 template <std::size_t W>
 std::uint64_t bytes(const LocalProblem<W>& p, const Partition<W>& partition);
+template <std::size_t W>
+std::uint64_t time_ps(const LocalProblem<W>& p, const Partition<W>& partition);
+template <std::size_t W>
+std::uint64_t score(const LocalProblem<W>& p, const Partition<W>& partition) {
+  return p.kind == SpaceKind::seed ? bytes(p, partition) : time_ps(p, partition);
+}
+template <std::size_t W>
+std::uint64_t bound_score(const LocalProblem<W>& p, const Partition<W>& partition);
 template <std::size_t W>
 bool relaxed_legal(const LocalProblem<W>& p, const Partition<W>& partition);
 

@@ -9,7 +9,9 @@
 #include "search/component_totals.h"
 #include "search/components.h"
 #include "search/differences.h"
+#include "search/preset_differences.h"
 #include "search/group_cycles.h"
+#include "search/group_rules.h"
 
 namespace fusion::search {
 namespace {
@@ -20,18 +22,20 @@ struct Improvement {
   std::vector<OpId> ops;                                     // the part's members
   std::vector<OpId> rep;                                     // per member
   std::vector<std::pair<std::int64_t, EdgeReason>> reasons;  // (plan edge, reason)
-  std::uint64_t saving = 0;  // greedy's bytes minus the partition's, for this part
+  std::uint64_t saving = 0;  // greedy's score minus the partition's, for this part
 };
 
 // A component of fusible edges, or the union of components whose best partitions together closed a cycle.
 struct Part {
   std::vector<OpId> members;  // in topological order
   bool solved = false;
-  std::uint64_t slack = 0;    // greedy's bytes minus the proven lower bound
+  std::uint64_t slack = 0;    // greedy's score minus the proven lower bound
   std::optional<Improvement> improvement;
+  std::uint64_t tolerance = 0;  // timed spaces: a partition must beat greedy by more than this (ps) to replace it
 };
 
 struct Search {
+  const SearchSpace& space;
   const FusionGraph& g;
   const detail::Producers& producers;
   const detail::Consumers& consumers;
@@ -53,8 +57,17 @@ Partition<W> greedy_partition(const LocalProblem<W>& p, const detail::Grouping& 
   });
 }
 
-// The searched partition as representatives and reasons: an edge left apart gets `shape` when a shape-apart pair
-// lies between its two groups, else `cycle` (search.h, step 4).
+// Why a fusible edge between groups a and b stays cut in a maximal partition (search.h, step 4): under seed
+// `shape` when a shape-apart pair lies between them, else `cycle`; under tvm `limit` when together they pass
+// max_depth, `post_dominator` when they could not form one group of a single root, else `cycle`.
+template <std::size_t W>
+EdgeReason cut_reason(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b) {
+  if (p.kind == SpaceKind::seed) return has_apart_pair(p, a, b) ? EdgeReason::shape : EdgeReason::cycle;
+  if (p.max_depth > 0 && (a | b).count() > p.max_depth) return EdgeReason::limit;
+  return may_join(p, a, b) && legal_group(p, a | b) ? EdgeReason::cycle : EdgeReason::post_dominator;
+}
+
+// The searched partition as representatives and reasons.
 template <std::size_t W>
 Improvement improvement_of(const LocalProblem<W>& p, const Partition<W>& partition, std::uint64_t saving) {
   Improvement out{p.ops, std::vector<OpId>(p.ops.size()), {}, saving};
@@ -62,42 +75,42 @@ Improvement improvement_of(const LocalProblem<W>& p, const Partition<W>& partiti
   for (const LocalEdge& edge : p.edges) {
     const Bits<W>& a = partition.groups[partition.group_of[edge.producer]];
     const Bits<W>& b = partition.groups[partition.group_of[edge.consumer]];
-    bool apart = false;
-    if (!(a == b)) a.each([&](std::size_t s) { apart = apart || p.shape_apart[s].intersects(b); });
-    out.reasons.emplace_back(edge.plan_edge, a == b ? EdgeReason::none : apart ? EdgeReason::shape : EdgeReason::cycle);
+    out.reasons.emplace_back(edge.plan_edge, a == b ? EdgeReason::none : cut_reason(p, a, b));
   }
   return out;
 }
 
 // Searches the part with sets of W words; false when it does not fit one local problem.
 template <std::size_t W>
-bool search_width(Search& s, Part& part, std::uint64_t greedy_bytes, std::int64_t left) {
-  std::optional<LocalProblem<W>> problem =
-      build_local_problem<W>(s.g, s.producers, s.consumers, part.members, s.position, s.options.broadcast);
+bool search_width(Search& s, Part& part, std::uint64_t greedy_score, std::int64_t left) {
+  std::optional<LocalProblem<W>> problem = build_local_problem<W>(s.space, s.producers, part.members, s.position);
   if (!problem) return false;
-  FUSION_CHECK(bytes(*problem, greedy_partition(*problem, s.greedy)) == greedy_bytes,
+  FUSION_CHECK(score(*problem, greedy_partition(*problem, s.greedy)) == greedy_score,
                "the search prices greedy's grouping of a part as the cost model does");
-  const PartResult<W> result = search_part(*problem, greedy_bytes, left);
+  const PartResult<W> result = search_part(*problem, greedy_score - part.tolerance, left);
   s.nodes += result.nodes;
   s.units += result.units;
-  part.slack = greedy_bytes - result.lower_bound;
-  if (result.better) part.improvement = improvement_of(*problem, *result.better, greedy_bytes - result.best_bytes);
+  part.slack = greedy_score - result.lower_bound;
+  if (result.better) part.improvement = improvement_of(*problem, *result.better, greedy_score - result.best_bytes);
   return true;
 }
 
 void solve(Search& s, Part& part) {
   part.solved = true;
   part.improvement.reset();
-  const std::uint64_t greedy_bytes = plan_bytes(s.greedy_plan, part.members);
-  const std::uint64_t merged = merged_bytes(s.g, s.producers, s.consumers, part.members, s.part_of);
-  FUSION_CHECK(merged <= greedy_bytes, "merging a whole part never adds bytes");
-  part.slack = greedy_bytes - merged;
+  const bool timed = s.space.timed();
+  const std::uint64_t greedy_score = timed ? plan_time_ps(s.greedy_plan, part.members) : plan_bytes(s.greedy_plan, part.members);
+  const std::uint64_t bytes = merged_bytes(s.g, s.producers, s.consumers, part.members, s.part_of);
+  const std::uint64_t merged = timed ? merged_time_ps(s.g, bytes, part.members, s.space.hardware) : bytes;
+  FUSION_CHECK(merged <= greedy_score, "merging a whole part never adds bytes or time");
+  part.slack = greedy_score - merged;
+  part.tolerance = s.space.timed() ? std::min<std::uint64_t>(part.members.size(), part.slack) : 0;
   const std::int64_t left = s.options.search.budget_nodes - s.units;
-  if (part.slack == 0 || left <= 0) return;  // greedy already meets the bound, or no budget left
+  if (part.slack <= part.tolerance || left <= 0) return;  // greedy already meets the bound, or no budget left
   switch (width_for(part.members.size())) {
-    case 1: search_width<1>(s, part, greedy_bytes, left); break;
-    case 4: search_width<4>(s, part, greedy_bytes, left); break;
-    case 16: search_width<16>(s, part, greedy_bytes, left); break;
+    case 1: search_width<1>(s, part, greedy_score, left); break;
+    case 4: search_width<4>(s, part, greedy_score, left); break;
+    case 16: search_width<16>(s, part, greedy_score, left); break;
     default: break;  // more than kMaxPartOps: greedy's grouping and the merged bound
   }
 }
@@ -168,34 +181,62 @@ std::vector<std::int64_t> positions(const std::vector<OpId>& order) {
   return position;
 }
 
+// Rule texts for the groups of improved parts (timed spaces): greedy's texts of those parts' groups go, and each
+// multi-op group the search formed says so.
+void replace_rules(const Search& s, detail::Grouping& grouping) {
+  std::vector<char> improved(s.g.size(), 0);
+  for (const Part& part : s.parts)
+    if (part.improvement)
+      for (OpId x : part.members) improved[x] = 1;
+  std::erase_if(grouping.rules, [&](const auto& rule) { return rule.first >= 0 && improved[rule.first]; });
+  std::vector<std::int32_t> size(s.g.size(), 0);
+  for (std::size_t x = 0; x < s.g.size(); ++x)
+    if (improved[x]) ++size[grouping.representative[x]];
+  for (std::size_t rep = 0; rep < s.g.size(); ++rep)
+    if (size[rep] > 1)
+      grouping.rules.emplace_back(static_cast<OpId>(rep), "plan search: " + std::to_string(size[rep]) +
+                                                              " ops, the fastest grouping FuseOps' invariants allow");
+}
+
 }  // namespace
 
-SearchOutcome search_seed_plan(const FusionGraph& g, const detail::Producers& producers,
-                               const detail::Consumers& consumers, const std::vector<OpId>& order,
-                               const PlannerOptions& options, const detail::Grouping& greedy,
-                               const FusionPlan& greedy_plan) {
-  Components components = fusible_components(g, producers, order, options.broadcast);
-  Search s{g, producers, consumers, options, greedy, greedy_plan, positions(order), std::move(components.of_op), {}, 0};
+SearchOutcome search_plan(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& order,
+                          const PlannerOptions& options, const detail::Grouping& greedy, const FusionPlan& greedy_plan) {
+  Components components = fusible_components(space, producers, order);
+  Search s{space, space.graph, producers, space.consumers, options, greedy, greedy_plan, positions(order),
+           std::move(components.of_op), {}, 0};
   for (std::vector<OpId>& members : components.members) s.parts.push_back(Part{std::move(members), false, 0, std::nullopt});
   SearchOutcome out;
   out.grouping = greedy;
   out.grouping.representative = solve_all(s);
-  std::uint64_t saving = 0, slack = 0;
+  std::uint64_t saving = 0, slack = 0, tolerance = 0;
   for (const Part& part : s.parts) {
     slack += part.slack;
+    tolerance += part.tolerance;
     if (!part.improvement) continue;
     for (const auto& [edge, reason] : part.improvement->reasons) out.grouping.reasons[static_cast<std::size_t>(edge)] = reason;
     saving += part.improvement->saving;
   }
-  out.expected_bytes = greedy_plan.bytes_fused - saving;
-  out.certificate.present = true;
-  out.certificate.greedy_bytes_fused = greedy_plan.bytes_fused;
-  out.certificate.lower_bound = greedy_plan.bytes_fused - slack;
-  out.certificate.nodes = s.nodes;
-  FUSION_CHECK(out.certificate.lower_bound <= out.expected_bytes, "the lower bound holds for the plan found");
-  out.certificate.status = out.certificate.lower_bound == out.expected_bytes ? "optimal" : "bounded";
-  explain_differences(g, producers, consumers, order, options.broadcast, greedy, out.grouping.representative,
-                      out.certificate);
+  const std::uint64_t greedy_score = space.timed() ? total_time_ps(greedy_plan) : greedy_plan.bytes_fused;
+  out.expected_score = greedy_score - saving;
+  const std::uint64_t bound = greedy_score - slack;
+  FUSION_CHECK(bound <= out.expected_score, "the lower bound holds for the plan found");
+  SearchCertificate& c = out.certificate;
+  c.present = true;
+  c.objective = space.timed() ? "time" : "bytes";
+  c.greedy_bytes_fused = greedy_plan.bytes_fused;
+  c.greedy_time_fused_us = greedy_plan.time_fused_us;
+  if (space.timed()) c.lower_bound_us = static_cast<double>(bound) / 1e6;
+  else c.lower_bound = bound;
+  c.nodes = s.nodes;
+  c.status = bound + tolerance >= out.expected_score ? "optimal" : "bounded";
+  if (space.timed()) {
+    replace_rules(s, out.grouping);
+    explain_preset_differences(space, greedy_plan, out.grouping, c);
+  } else {
+    explain_differences(space.graph, producers, space.consumers, order, options.broadcast, greedy,
+                        out.grouping.representative, c);
+  }
   return out;
 }
 

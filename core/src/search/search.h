@@ -1,4 +1,5 @@
-// search/search.h — plan search for `seed` (fusion/search.h, docs/design.md §17): the algorithm.
+// search/search.h — plan search (fusion/search.h, docs/design.md §17): the algorithm, for every space (space.h:
+// seed minimises bytes, tvm estimated time in whole picoseconds per kernel; "bytes" below means the objective).
 //
 // 1. Decomposition (components.h). Groups never cross a component of fusible edges and bytes are a sum over
 //    groups, so each component is priced and searched alone. The acyclic rule is the one thing components share:
@@ -23,19 +24,19 @@
 #pragma once
 
 #include "detail/grouping.h"
+#include "search/space.h"
 
 namespace fusion::search {
 
 struct SearchOutcome {
   detail::Grouping grouping;        // the chosen plan's grouping (greedy's where nothing better was kept)
-  SearchCertificate certificate;    // status, lower_bound, nodes, greedy_bytes_fused (gap left to the caller)
-  std::uint64_t expected_bytes = 0; // bytes_fused the grouping must price to (a self-check)
+  SearchCertificate certificate;    // everything but the gap (left to the caller)
+  std::uint64_t expected_score = 0; // what the grouping must price to (a self-check): bytes_fused, or under a
+                                    // timed space total_time_ps of the plan (component_totals.h)
 };
 
-// greedy / greedy_plan: the seed grouping (grouping.h) and its numbered, priced plan.
-SearchOutcome search_seed_plan(const FusionGraph& graph, const detail::Producers& producers,
-                               const detail::Consumers& consumers, const std::vector<OpId>& order,
-                               const PlannerOptions& options, const detail::Grouping& greedy,
-                               const FusionPlan& greedy_plan);
+// greedy / greedy_plan: the strategy's greedy grouping and its numbered, priced plan; space: space.h.
+SearchOutcome search_plan(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& order,
+                          const PlannerOptions& options, const detail::Grouping& greedy, const FusionPlan& greedy_plan);
 
 }  // namespace fusion::search

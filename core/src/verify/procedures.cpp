@@ -16,7 +16,8 @@
 //   multi-op group holds no own-kernel op, an extern matmul/conv only as a template (rules.epilogue), at
 //   most one template, and all its reduction nodes share one iteration range (numel, rnumel).
 // Edge reasons: `source` exactly when the producer is a source, `region` when the two ends run in
-// different regions; otherwise the reasons each procedure gives (presets/*.cpp headers) where the graph
+// different regions; otherwise the reasons each procedure gives (presets/*.cpp headers; a searched tvm plan also
+// `cycle`, docs/design.md §17) where the graph
 // makes them possible: see procedure_reasons below.
 #include <algorithm>
 
@@ -186,6 +187,7 @@ std::uint32_t procedure_reasons(const Context& c, OpId producer, OpId consumer) 
         (a == TvmPattern::injective && b == TvmPattern::comm_reduce))
       out |= bit(EdgeReason::barrier_consumer);
     if (c.rules.max_depth > 0) out |= bit(EdgeReason::limit);
+    if (c.plan.search.present) out |= bit(EdgeReason::cycle);  // plan search: merging would close a cycle
     return out | bit(EdgeReason::post_dominator);
   }
   if (c.procedure == Procedure::xla) {

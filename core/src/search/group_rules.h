@@ -1,0 +1,64 @@
+// search/group_rules.h — which sets of a part's members may form one group, in the part's space (space.h).
+//
+// may_join(a, b): could the members of a and b (disjoint) share a group in some partition, judged by what adding
+// more members never undoes: no apart pair between them; under tvm also at most one member of pattern kCommReduce
+// or above, at most max_depth members, and nothing above kBroadcast downstream of a kOutEWiseFusable member
+// inside the group (its epilogue). Each of these stays violated in every superset, so the search may prune on it.
+// legal_group(g): may g be a group of a legal plan: may_join's conditions for g itself, and under tvm exactly one
+// root (a member that is a graph output or read outside g). A reduction is then always the root: it has no
+// reader inside (the space keeps it apart from its readers). Seed has no group rule beyond the apart pairs.
+// Work: O(|g| W) per call. Shown by tests/core/search_presets.test.cpp against a brute-force enumerator.
+#pragma once
+
+#include "search/local_problem.h"
+
+namespace fusion::search {
+
+template <std::size_t W>
+bool has_apart_pair(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b) {
+  bool apart = false;
+  a.each([&](std::size_t s) { apart = apart || p.apart[s].intersects(b); });
+  return apart;
+}
+
+// Members of g reachable from member `from` along edges inside g.
+template <std::size_t W>
+Bits<W> reach_inside(const LocalProblem<W>& p, const Bits<W>& g, std::size_t from) {
+  Bits<W> seen, frontier = p.direct[from] & g;
+  while (frontier.any()) {
+    seen |= frontier;
+    Bits<W> next;
+    frontier.each([&](std::size_t s) { next |= p.direct[s] & g; });
+    frontier = next.minus(seen);
+  }
+  return seen;
+}
+
+// tvm: the conditions of may_join that concern one set alone.
+template <std::size_t W>
+bool tvm_monotone_ok(const LocalProblem<W>& p, const Bits<W>& g) {
+  if ((g & p.heavy).count() > 1) return false;
+  if (p.max_depth > 0 && g.count() > p.max_depth) return false;
+  const Bits<W> anchor = g & p.out_ewise;
+  if (!anchor.any()) return true;
+  bool ok = true;
+  reach_inside(p, g, anchor.first()).each([&](std::size_t s) { ok = ok && p.pattern[s] <= presets::TvmPattern::broadcast; });
+  return ok;
+}
+
+template <std::size_t W>
+bool may_join(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b) {
+  if (has_apart_pair(p, a, b)) return false;
+  return p.kind != SpaceKind::tvm || tvm_monotone_ok(p, a | b);
+}
+
+template <std::size_t W>
+bool legal_group(const LocalProblem<W>& p, const Bits<W>& g) {
+  if (p.kind != SpaceKind::tvm || g.count() < 2) return true;
+  if (!tvm_monotone_ok(p, g)) return false;
+  int roots = 0;
+  g.each([&](std::size_t s) { roots += (p.forced_write[s] || p.consumers[s].minus(g).any()) ? 1 : 0; });
+  return roots == 1;
+}
+
+}  // namespace fusion::search
