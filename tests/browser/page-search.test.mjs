@@ -1,13 +1,16 @@
 // page-search.test.mjs — plan search on the page (docs/design.md §17, docs/playground.md): the Optimal switch
 // beside the strategy picker, the search on its own worker with the greedy plan shown meanwhile, its
 // certificate, cancelling it, a strategy the planner cannot search, greedy vs optimal in the compare view, the
-// gallery's greedy trap and the switch in share links. Expected numbers come from the WASM module run here in
-// Node (byte for byte the CLI's, tests/wasm/search.test.mjs). Screenshots go to build/screenshots/search-*.png.
+// gallery's greedy trap, the switch in share links, and a tvm search, whose objective is the estimated time
+// (its certificate, its time row first, its bound in µs, the compare view and its link). Expected numbers come
+// from the WASM module run here in Node (byte for byte the CLI's, tests/wasm/search.test.mjs). Screenshots go to
+// build/screenshots/search-*.png.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { loadFusion } from '../../wasm/fusion.mjs';
 import { encodeState } from '../../web/src/share/url-state.js';
+import { formatBytes, formatTime } from '../../web/src/present/format.js';
 import { openSite, openPage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
 import { slowSearchGraph } from './slow-search-graph.mjs';
 
@@ -231,22 +234,174 @@ test(
 );
 
 test(
-  'a strategy the planner cannot search shows its message and keeps the greedy plan',
+  'strategies the planner cannot search show its message, naming the strategy, and keep the greedy plan',
+  { timeout: 90_000 },
+  async () => {
+    for (const strategy of ['xla', 'inductor']) {
+      const refused = fusion.plan(TRAP, { strategy, search: { mode: 'optimal', budget_nodes: 200_000 } });
+      const page = await openPage(site, `#example=greedy-trap&strategy=${strategy}&optimal`);
+      await waitForPlan(page);
+      if (refused.ok) {
+        // The planner searches this strategy (a later core): the page shows its certificate instead.
+        await waitForStatus(page, /^(Optimal, proven|Fastest plan, proven|Within)/);
+      } else {
+        assert.equal(refused.error.path, '/search/mode');
+        assert.match(refused.error.message, new RegExp(`'${strategy}'`), 'the planner names the strategy');
+        await waitForStatus(page, /^The search did not run/);
+        assert.equal(await status(page), `The search did not run: ${refused.error.message} (at /search/mode)`);
+        assert.equal((await shownNumbers(page)).bytes_fused, fusion.plan(TRAP, { strategy }).bytes_fused);
+        assert.equal(await page.getByTestId('search-numbers').count(), 0, 'no numbers for a search that did not run');
+        await shot(page, `search-refused-${strategy}`);
+      }
+      assert.deepEqual(page.problems, []);
+      await page.context().close();
+    }
+  },
+);
+
+// The gallery example a tvm search is shown on (FuseOps' grouping of the greedy trap is not the fastest), and the
+// rows of its numbers table as the page writes them.
+const TVM_EXAMPLE = 'greedy-trap';
+const tvmText = () => readFileSync(root(`examples/${TVM_EXAMPLE}.json`), 'utf8');
+const numberRows = (page) =>
+  page
+    .getByTestId('search-numbers')
+    .locator('tr[data-metric]')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [
+        tr.dataset.metric,
+        tr.querySelector('th').textContent,
+        ...[...tr.querySelectorAll('td')].map((td) => td.textContent),
+      ]),
+    );
+
+test(
+  'a tvm search minimises the estimated time: fastest plan certified, time first, compared, and its link restores it',
+  { timeout: 120_000 },
+  async () => {
+    const text = tvmText();
+    const greedy = fusion.plan(text, { strategy: 'tvm' });
+    const optimal = fusion.plan(text, { strategy: 'tvm', search: 'optimal' });
+    assert.equal(optimal.ok, true, `the planner searches tvm: ${optimal.error?.message}`);
+    const s = optimal.search;
+    assert.equal(s.objective, 'time');
+    assert.equal(s.lower_bound, undefined, 'a time search has no bytes bound');
+    assert.equal(s.greedy_time_fused_us, greedy.time_fused_us);
+    assert.ok(optimal.time_fused_us < greedy.time_fused_us, 'precondition: FuseOps misses the fastest plan here');
+    assert.ok(s.differences.length > 0, 'precondition: the planner lists where FuseOps went another way');
+
+    const page = await openPage(site, `#example=${TVM_EXAMPLE}&strategy=tvm`);
+    await waitForPlan(page);
+    assert.equal((await shownNumbers(page)).bytes_fused, greedy.bytes_fused);
+    await page.getByTestId('opt-optimal').click(); // by mouse
+    const certificate =
+      s.status === 'optimal' ? /^Fastest plan, proven in \d+ ms$/ : /^Within .* of the fastest after .* \(bounded\)$/;
+    await waitForStatus(page, certificate);
+    assert.equal((await shownNumbers(page)).bytes_fused, optimal.bytes_fused);
+    assert.deepEqual(await numberRows(page), [
+      [
+        'time_fused_us',
+        'Estimated time (searched)',
+        formatTime(greedy.time_fused_us),
+        formatTime(optimal.time_fused_us),
+      ],
+      ['bytes_fused', 'Bytes moved', formatBytes(greedy.bytes_fused), formatBytes(optimal.bytes_fused)],
+      ['kernels_fused', 'Kernels', String(greedy.kernels_fused), String(optimal.kernels_fused)],
+    ]);
+    const nodes = await page.getByTestId('search-nodes').textContent();
+    assert.equal(
+      nodes,
+      `${s.nodes.toLocaleString('en-US')} nodes searched; no plan is faster than ${formatTime(s.lower_bound_us).replace(' ', '\u00a0')}`,
+    );
+    assert.doesNotMatch(await page.getByTestId('search-panel').textContent(), /fewer than|of optimal/);
+    await page.waitForFunction(() => /strategy=tvm/.test(location.hash) && /&optimal\b/.test(location.hash));
+    await shot(page, 'search-tvm');
+
+    await page.getByTestId('search-compare').click();
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="compare-pane"]')?.dataset.compareShown ?? 0) >= 1,
+    );
+    assert.match(await page.getByTestId('compare-note').textContent(), certificate);
+    const card = (side, metric) =>
+      page
+        .locator(`[data-testid="compare-${side}-numbers"] [data-metric="${metric}"] .card-value`)
+        .getAttribute('title');
+    assert.equal(await card('left', 'time_fused_us'), `${greedy.time_fused_us} µs`);
+    assert.equal(await card('right', 'time_fused_us'), `${optimal.time_fused_us} µs`);
+    assert.equal((await card('right', 'bytes_fused')).replace(/\D/g, ''), String(optimal.bytes_fused));
+    const items = page.locator('[data-testid="search-diff"] > li[data-edge]');
+    assert.deepEqual(
+      await items.evaluateAll((lis) => lis.map((li) => li.querySelectorAll('p')[1]?.textContent)),
+      s.differences.map((d) => d.why),
+      'each edge with the planner’s own why (FuseOps’ choice)',
+    );
+    await page.waitForFunction(() => /compare=search/.test(location.hash));
+    await shot(page, 'search-tvm-compare');
+
+    // The link as the page wrote it opens the same search, with the strategy and greedy vs optimal.
+    const link = await page.evaluate(() => location.hash);
+    assert.match(link, /strategy=tvm/);
+    await page.context().close();
+    const again = await openPage(site, link);
+    await waitForPlan(again);
+    await waitForStatus(again, certificate);
+    assert.equal(await again.locator('#opt-strategy').inputValue(), 'tvm');
+    assert.equal(await again.getByTestId('opt-optimal').isChecked(), true);
+    assert.equal((await shownNumbers(again)).bytes_fused, optimal.bytes_fused);
+    await again.waitForFunction(
+      () => Number(document.querySelector('[data-testid="compare-pane"]')?.dataset.compareShown ?? 0) >= 1,
+    );
+    assert.match(await again.getByTestId('compare-note').textContent(), certificate);
+    assert.deepEqual(page.problems, []);
+    assert.deepEqual(again.problems, []);
+    await again.context().close();
+  },
+);
+
+test(
+  'a bounded time certificate as the planner hands it: within the gap of the fastest, a bound in µs, no bytes bound',
   { timeout: 60_000 },
   async () => {
-    const refused = fusion.plan(TRAP, { strategy: 'xla', search: { mode: 'optimal', budget_nodes: 200_000 } });
-    const page = await openPage(site, '#example=greedy-trap&strategy=xla&optimal');
+    // The answer is handed to the page as the search worker would, shaped as a tvm plan's search object
+    // (docs/design.md §17): objective time, lower_bound_us, no lower_bound.
+    const page = await openPage(site, '#example=greedy-trap&optimal');
     await waitForPlan(page);
-    if (refused.ok) {
-      // The planner searches this strategy (a later core): the page shows its certificate instead.
-      await waitForStatus(page, /^(Optimal, proven|Within)/);
-    } else {
-      assert.equal(refused.error.path, '/search/mode');
-      await waitForStatus(page, /^The search did not run/);
-      assert.equal(await status(page), `The search did not run: ${refused.error.message} (at /search/mode)`);
-      assert.equal((await shownNumbers(page)).bytes_fused, fusion.plan(TRAP, { strategy: 'xla' }).bytes_fused);
-      await shot(page, 'search-refused');
-    }
+    await waitForStatus(page, /^Optimal, proven/);
+    const shown = await page.evaluate(() => {
+      const { store } = window.fusionPlayground;
+      const st = store.getState();
+      const { text, options, optimal: budget } = st;
+      const result = structuredClone(st.search.result);
+      const { lower_bound, ...rest } = result.search;
+      result.search = {
+        ...rest,
+        objective: 'time',
+        status: 'bounded',
+        gap: 0.008,
+        lower_bound_us: result.time_fused_us * 0.992,
+        greedy_time_fused_us: st.search.greedy.time_fused_us,
+      };
+      store.dispatch({ type: 'search-started', text, options, budget, started: performance.now() });
+      store.dispatch({ type: 'search-result', text, options, budget, result, ms: 2000 });
+      const q = (id) => document.querySelector(`[data-testid="${id}"]`).textContent;
+      return {
+        status: q('search-status'),
+        nodes: q('search-nodes'),
+        first: document.querySelector('[data-testid="search-numbers"] tr[data-metric]').dataset.metric,
+        bound: result.search.lower_bound_us,
+        dropped: lower_bound,
+      };
+    });
+    assert.ok(shown.dropped > 0, 'precondition: the seed plan had a bytes bound, dropped for the time search');
+    assert.equal(shown.status, 'Within 0.8 % of the fastest after 2.0 s (bounded)');
+    assert.equal(shown.first, 'time_fused_us');
+    assert.match(
+      shown.nodes,
+      new RegExp(`; no plan is faster than ${formatTime(shown.bound).replace(' ', '\u00a0')}$`),
+    );
+    assert.doesNotMatch(shown.nodes, /fewer than/);
+    assert.equal(await page.getByTestId('search-longer').isVisible(), true);
+    await shot(page, 'search-tvm-bounded');
     assert.deepEqual(page.problems, []);
     await page.context().close();
   },

@@ -2,16 +2,23 @@
 // greedy-vs-optimal numbers and the edges the two plans decide differently.
 //
 // Contract (pure, no DOM; every number is the planner's, or the worker's clock around the search, only
-// formatted — nothing is re-derived):
+// formatted — nothing is re-derived). A search minimises its `objective` (search.objective): 'bytes' (seed:
+// bytes_fused, proven bound `lower_bound`) or 'time' (tvm: the time model's time_fused_us, proven bound
+// `lower_bound_us`); a search object without one is a bytes search (planners before the time objective).
+//   objectiveOf(search) → 'bytes' | 'time'.
 //   formatElapsed(ms) → '38 ms' (under a second, whole milliseconds) or '2.0 s' (one decimal).
-//   formatGap(gap) → the core's gap (a fraction, (bytes − lower_bound) / bytes) as a percentage: '0.8 %',
-//     '12 %', '< 0.1 %' for a positive gap that small.
-//   certificateText(search, ms) → 'optimal, proven in 38 ms' for status 'optimal', else 'within 0.8 % of optimal
-//     after 2.0 s (bounded)'; search is the plan's `search` object, ms the time the worker measured (null: the
-//     time is left out). '' when search is missing.
-//   searchNumbers(greedy, optimal) → rows [{key, label, greedy, optimal, unit}] for bytes moved and kernels,
-//     copied from the two plans (null where a plan lacks the number) — the greedy plan's bytes are the core's
-//     search.greedy_bytes_fused when no greedy plan is given.
+//   formatGap(gap) → the core's gap (a fraction, (value − bound) / value) as a percentage: '0.8 %', '12 %',
+//     '< 0.1 %' for a positive gap that small.
+//   certificateText(search, ms) → what was proven, ms the time the worker measured (null: the time is left
+//     out); '' when search is missing. Bytes: 'optimal, proven in 38 ms' for status 'optimal', else 'within
+//     0.8 % of optimal after 2.0 s (bounded)'. Time: 'fastest plan, proven in 38 ms', else 'within 0.8 % of
+//     the fastest after 2.0 s (bounded)'.
+//   boundText(search) → the proven bound in words: 'no plan moves fewer than 20.0 KiB' (bytes) or 'no plan is
+//     faster than 12.3 µs' (time); '' when the plan lacks its objective's bound (never another objective's).
+//   searchNumbers(greedy, optimal) → rows [{key, label, greedy, optimal, unit, objective, greedyText,
+//     optimalText}] for estimated time, bytes moved and kernels, the objective's row first (objective true on
+//     it), copied from the two plans (null where a plan lacks the number, shown '–'). Without a greedy plan its
+//     bytes and time are the core's search.greedy_bytes_fused and search.greedy_time_fused_us.
 //   differenceRows(optimal, greedy?) → {rows, total, explained}: rows [{producer, consumer, greedy, optimal,
 //     why}] ('fused' | 'cut'; why a string or null). They are the core's search.differences when the plan has
 //     them (explained true; total: search.differences_total, else the rows' count); otherwise the edges fused
@@ -21,7 +28,7 @@
 // Shown by tests/web/search-report.test.mjs.
 
 import { diffEdges } from './edge-diff.js';
-import { formatBytes } from './format.js';
+import { formatBytes, formatTime } from './format.js';
 
 export function formatElapsed(ms) {
   if (!Number.isFinite(ms) || ms < 0) return '';
@@ -35,33 +42,64 @@ export function formatGap(gap) {
   return pct < 10 ? `${pct.toFixed(1)} %` : `${Math.round(pct)} %`;
 }
 
+export const objectiveOf = (search) => (search?.objective === 'time' ? 'time' : 'bytes');
+
+// What each objective's certificate calls the best plan: [proven, bounded].
+const PROVEN = { bytes: ['optimal', 'of optimal'], time: ['fastest plan', 'of the fastest'] };
+
 export function certificateText(search, ms = null) {
   if (!search) return '';
   const time = ms === null || ms === undefined ? '' : formatElapsed(ms);
-  if (search.status === 'optimal') return time ? `optimal, proven in ${time}` : 'optimal, proven';
-  return `within ${formatGap(search.gap)} of optimal${time ? ` after ${time}` : ''} (bounded)`;
+  const [best, within] = PROVEN[objectiveOf(search)];
+  if (search.status === 'optimal') return time ? `${best}, proven in ${time}` : `${best}, proven`;
+  return `within ${formatGap(search.gap)} ${within}${time ? ` after ${time}` : ''} (bounded)`;
 }
 
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
+export function boundText(search) {
+  if (objectiveOf(search) === 'time') {
+    const us = num(search?.lower_bound_us);
+    return us === null ? '' : `no plan is faster than ${formatTime(us)}`;
+  }
+  const bytes = num(search?.lower_bound);
+  return bytes === null ? '' : `no plan moves fewer than ${formatBytes(bytes)}`;
+}
+
 export function searchNumbers(greedy, optimal) {
-  return [
-    {
+  const search = optimal?.search;
+  const rows = {
+    time: {
+      key: 'time_fused_us',
+      label: 'Estimated time',
+      unit: 'time',
+      greedy: num(greedy?.time_fused_us ?? search?.greedy_time_fused_us),
+      optimal: num(optimal?.time_fused_us),
+      text: formatTime,
+    },
+    bytes: {
       key: 'bytes_fused',
       label: 'Bytes moved',
       unit: 'bytes',
-      greedy: num(greedy?.bytes_fused ?? optimal?.search?.greedy_bytes_fused),
+      greedy: num(greedy?.bytes_fused ?? search?.greedy_bytes_fused),
       optimal: num(optimal?.bytes_fused),
       text: formatBytes,
     },
-    {
-      key: 'kernels_fused',
-      label: 'Kernels',
-      unit: 'count',
-      greedy: num(greedy?.kernels_fused),
-      optimal: num(optimal?.kernels_fused),
-      text: String,
-    },
+  };
+  const first = objectiveOf(search);
+  const other = first === 'time' ? 'bytes' : 'time';
+  const kernels = {
+    key: 'kernels_fused',
+    label: 'Kernels',
+    unit: 'count',
+    greedy: num(greedy?.kernels_fused),
+    optimal: num(optimal?.kernels_fused),
+    text: String,
+  };
+  return [
+    { ...rows[first], objective: true },
+    { ...rows[other], objective: false },
+    { ...kernels, objective: false },
   ].map(({ text, ...row }) => ({
     ...row,
     greedyText: row.greedy === null ? '–' : text(row.greedy),

@@ -10,7 +10,8 @@
 // state.compared (compare-planner.js asks the planner for them); nothing is planned here. catalog() → the
 // strategy catalog (strategy-catalog.js). With the pair 'search' it shows greedy vs optimal for the current
 // strategy instead (docs/design.md §17): the greedy plan and the searched plan of state.search (made by
-// watch-search.js; nothing is asked for here), the certificate in the head (search-report.js) and the edges
+// watch-search.js; nothing is asked for here), the certificate in the head (search-report.js: what was proven for
+// the search's objective, bytes under seed or estimated time under tvm; the numbers show both) and the edges
 // the two decide differently, with why when the planner says (search-diff-list.js); the strategy pickers are
 // hidden and a "Strategies" button goes back to two strategies. Browser-only; shown by
 // tests/browser/page-compare.test.mjs and page-search.test.mjs.
@@ -243,7 +244,8 @@ export function createCompareView(parent, { dispatch, catalog, layoutGraph }) {
           left: s.greedy,
           right: s.result,
           pair: [strategy, strategy],
-          blurbs: { left: 'each edge decided once, in order', right: cert },
+          // The greedy side: seed's order in words, else the strategy's own procedure (the catalog's blurb).
+          blurbs: { left: strategy === 'seed' ? 'each edge decided once, in order' : undefined, right: cert },
         },
       };
     }
