@@ -58,6 +58,12 @@ std::string load_graph(const std::string& graph) {
 }
 
 #ifdef FUSION_WASM_PLAN_ONLY
+// The JavaScript layer's code for a function a module lacks (docs/design.md §3), in the facade's error shape.
+std::string not_in_module(const std::string& message, const std::string& path) {
+  const nlohmann::json error = {{"code", "not_in_module"}, {"message", message}, {"path", path}};
+  return nlohmann::json{{"ok", false}, {"error", error}, {"errors", nlohmann::json::array({error})}}.dump();
+}
+
 // The plan-only module has no reference evaluator (plan_only_numerics.cpp): options that ask for one (numerics
 // true, or an object without "evaluate": false, docs/design.md §18) get not_in_module at /numerics. Options that
 // do not parse are left to the planner's own error.
@@ -71,20 +77,33 @@ std::string evaluator_refusal(const std::string& options) {
     evaluates = evaluate == numerics.end() || (evaluate->is_boolean() && evaluate->get<bool>());
   }
   if (!evaluates) return {};
-  // The JavaScript layer's code for a function a module lacks (docs/design.md §3), in the facade's error shape.
-  const nlohmann::json error = {
-      {"code", "not_in_module"},
-      {"message", "the reference evaluator (numerics) is not in the WASM module fusion_plan, which only plans; load "
-                  "wasm/fusion.mjs (fusion_core) for it, or pass numerics {\"evaluate\": false} for the notes alone"},
-      {"path", "/numerics"}};
-  return nlohmann::json{{"ok", false}, {"error", error}, {"errors", nlohmann::json::array({error})}}.dump();
+  return not_in_module("the reference evaluator (numerics) is not in the WASM module fusion_plan, which only plans; "
+                       "load wasm/fusion.mjs (fusion_core) for it, or pass numerics {\"evaluate\": false} for the "
+                       "notes alone",
+                       "/numerics");
+}
+
+// Nor plan search (plan_only_search.cpp): options whose search mode is optimal get not_in_module at /search.
+std::string search_refusal(const std::string& options) {
+  const nlohmann::json parsed = nlohmann::json::parse(options, nullptr, false);
+  if (!parsed.is_object() || !parsed.contains("search")) return {};
+  const nlohmann::json& search = parsed["search"];
+  const bool optimal = search == "optimal" || (search.is_object() && search.contains("mode") && search["mode"] == "optimal");
+  if (!optimal) return {};
+  return not_in_module("plan search is not in the WASM module fusion_plan, which only plans greedily; load "
+                       "wasm/fusion.mjs (fusion_core) for it",
+                       "/search");
+}
+std::string plan_only_refusal(const std::string& options) {
+  if (std::string refusal = evaluator_refusal(options); !refusal.empty()) return refusal;
+  return search_refusal(options);
 }
 #else
-std::string evaluator_refusal(const std::string&) { return {}; }
+std::string plan_only_refusal(const std::string&) { return {}; }
 #endif
 
 std::string plan_loaded(int handle, const std::string& options) {
-  if (std::string refusal = evaluator_refusal(options); !refusal.empty()) return refusal;
+  if (std::string refusal = plan_only_refusal(options); !refusal.empty()) return refusal;
   const auto it = loaded_graphs().find(handle);
   return it == loaded_graphs().end() ? unknown_handle(handle) : fusion::api::plan_parsed(it->second, options);
 }
@@ -120,7 +139,7 @@ void unload_graph(int handle) { loaded_graphs().erase(handle); }
 
 // embind passes std::string; fusion::api takes std::string_view.
 std::string plan(const std::string& graph, const std::string& options) {
-  if (std::string refusal = evaluator_refusal(options); !refusal.empty()) return refusal;
+  if (std::string refusal = plan_only_refusal(options); !refusal.empty()) return refusal;
   return fusion::api::plan(graph, options);
 }
 

@@ -355,6 +355,37 @@ test(
 );
 
 test(
+  "an inductor search: the scheduler's grouping certified the fastest in estimated time, time row first",
+  { timeout: 90_000 },
+  async () => {
+    const example = 'transformer-mlp';
+    const text = readFileSync(root(`examples/${example}.json`), 'utf8');
+    const greedy = fusion.plan(text, { strategy: 'inductor' });
+    const optimal = fusion.plan(text, { strategy: 'inductor', search: 'optimal' });
+    assert.equal(optimal.ok, true, `the planner searches inductor: ${optimal.error?.message}`);
+    assert.equal(optimal.search.objective, 'time');
+    assert.equal(optimal.search.status, 'optimal', 'precondition: proven within the default budget');
+    const page = await openPage(site, `#example=${example}&strategy=inductor`);
+    await waitForPlan(page);
+    await page.getByTestId('opt-optimal').focus();
+    await page.keyboard.press('Space'); // by keyboard
+    await waitForStatus(page, /^Fastest plan, proven in \d+ ms$/);
+    assert.deepEqual((await numberRows(page))[0], [
+      'time_fused_us',
+      'Estimated time (searched)',
+      formatTime(greedy.time_fused_us),
+      formatTime(optimal.time_fused_us),
+    ]);
+    const nodes = await page.getByTestId('search-nodes').textContent();
+    assert.match(nodes, /no plan is faster than/);
+    await page.waitForFunction(() => /strategy=inductor/.test(location.hash) && /&optimal\b/.test(location.hash));
+    await shot(page, 'search-inductor');
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  },
+);
+
+test(
   'a bounded time certificate as the planner hands it: within the gap of the fastest, a bound in µs, no bytes bound',
   { timeout: 60_000 },
   async () => {

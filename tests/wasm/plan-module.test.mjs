@@ -17,9 +17,9 @@ const OPTION_SETS = [
   { broadcast: false },
   { strategy: 'xla', hardware: 'a100' },
   { strategy: 'inductor', resident_sources: true },
-  { search: 'optimal' },
+  { strategy: 'tvm', search: 'greedy' },
   { numerics: { evaluate: false } },
-];
+]; // (plan search is not in the plan-only module: see the not_in_module test below)
 
 test('the plan-only module loads once, apart from the full one, with the same version and catalog', async () => {
   const [full, light] = await Promise.all([loadFusion(), loadFusionPlan()]);
@@ -97,6 +97,26 @@ test('an evaluation of numerics answers not_in_module at /numerics (the evaluato
     light.plan(BIAS_RELU, '{"numerics": tru').error.code,
     full.plan(BIAS_RELU, '{"numerics": tru').error.code,
   );
+});
+
+test('a plan search answers not_in_module at /search (search is left out); greedy plans as the full module', async () => {
+  const [full, light] = await Promise.all([loadFusion(), loadFusionPlan()]);
+  const loaded = light.loadGraph(BIAS_RELU);
+  for (const options of [
+    { search: 'optimal' },
+    { search: { mode: 'optimal', budget_nodes: 10 } },
+    { strategy: 'tvm', search: 'optimal' },
+    { strategy: 'inductor', search: { mode: 'optimal' } },
+  ]) {
+    for (const answer of [light.plan(BIAS_RELU, options), loaded.plan(options)]) {
+      assert.equal(answer.ok, false, JSON.stringify(options));
+      assert.equal(answer.error.code, 'not_in_module');
+      assert.equal(answer.error.path, '/search');
+      assert.match(answer.error.message, /plan search is not in the WASM module fusion_plan.*wasm\/fusion\.mjs/);
+    }
+    assert.equal(full.plan(BIAS_RELU, options).search.mode, 'optimal', 'the full module searches');
+  }
+  loaded.release();
 });
 
 test('the plan-only binary is smaller than the full one (the verifier and sweep are not linked in)', () => {
