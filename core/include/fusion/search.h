@@ -26,8 +26,8 @@
 // every group of more than one node is connected by nodes that read one another or one buffer (each reader with
 // the next 64), holds only pointwise, reduction, ConcatKernel or template nodes of one region, at most
 // max_group_ops nodes, reductions of one range (n, r) with every other node of numel n·r or n (without a
-// reduction, one numel), at most one template whose other nodes are pointwise epilogues of its numel (one reading
-// it, none feeding it); acyclic. The scheduler's plan keeps them and is the first incumbent. Departure: its
+// reduction, one numel), at most one template whose other nodes are pointwise epilogues (or ConcatKernels) of its
+// numel (one reading it, none feeding it); acyclic. The scheduler's plan keeps them and is the first incumbent. Departure: its
 // rounds, candidate ranking and 64-node proximity window are not imposed.
 //
 // Objective: bytes_fused (§8) under seed; estimated time (time_fused_us, the time model of docs/strategies.md)

@@ -58,7 +58,8 @@ bool inductor_monotone_ok(const LocalProblem<W>& p, const Bits<W>& g) {
   if (!ok || !templates.any()) return ok;
   const std::size_t t = templates.first();
   others.minus(templates).each([&](std::size_t s) {
-    ok = ok && p.node[s] == presets::InductorNode::pointwise && p.range[s].numel == p.range[t].numel &&
+    const bool pointwise_only = p.node[s] == presets::InductorNode::pointwise || p.node[s] == presets::InductorNode::concat_kernel;
+    ok = ok && pointwise_only && p.range[s].numel == p.range[t].numel &&
          !p.consumers[s].test(t);  // an epilogue of the template's numel, not a producer of it
   });
   return ok && !reductions.any();

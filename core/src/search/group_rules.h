@@ -9,7 +9,8 @@
 // reader inside (the space keeps it apart from its readers). Under inductor (the scheduler's can_fuse, as the
 // group it builds pair by pair ends up): at most max_group_ops nodes; reductions of one range (n, r) and every
 // other node of numel n·r or n, or without a reduction one numel; at most one template, whose other members are
-// pointwise nodes of its numel, none a producer of it, at least one reading it; no reduction with a template.
+// pointwise nodes or ConcatKernels of its numel, none a producer of it, at least one reading it; no reduction with
+// a template.
 // Seed has no group rule beyond the apart pairs.
 // Work: O(|g| W) per call. Shown by tests/core/search_presets.test.cpp against a brute-force enumerator.
 #pragma once

@@ -68,6 +68,16 @@ EdgeReason cut_reason(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>&
   return p.kind == SpaceKind::tvm ? EdgeReason::post_dominator : EdgeReason::range;
 }
 
+// Do the candidate edges greedy merged rebuild its groups of the part? Not when greedy joined two members through
+// no candidate of the space (a space narrower than the procedure): the part then keeps greedy's grouping.
+template <std::size_t W>
+bool represents_greedy(const LocalProblem<W>& p, const Partition<W>& partition, const detail::Grouping& greedy) {
+  std::vector<OpId> reps;
+  for (OpId x : p.ops) reps.push_back(greedy.representative[x]);
+  std::sort(reps.begin(), reps.end());
+  return static_cast<std::size_t>(std::unique(reps.begin(), reps.end()) - reps.begin()) == partition.groups.size();
+}
+
 // The searched partition as representatives and reasons.
 template <std::size_t W>
 Improvement improvement_of(const LocalProblem<W>& p, const Partition<W>& partition, std::uint64_t saving) {
@@ -87,8 +97,9 @@ template <std::size_t W>
 bool search_width(Search& s, Part& part, std::uint64_t greedy_score, std::int64_t left) {
   std::optional<LocalProblem<W>> problem = build_local_problem<W>(s.space, s.producers, part.members, s.position);
   if (!problem) return false;
-  FUSION_CHECK(score(*problem, greedy_partition(*problem, s.greedy)) == greedy_score,
-               "the search prices greedy's grouping of a part as the cost model does");
+  const Partition<W> greedy = greedy_partition(*problem, s.greedy);
+  if (!represents_greedy(*problem, greedy, s.greedy)) return false;  // keep greedy's grouping and the merged bound
+  FUSION_CHECK(score(*problem, greedy) == greedy_score, "the search prices greedy's grouping of a part as the cost model does");
   const PartResult<W> result = search_part(*problem, greedy_score - part.tolerance, left);
   s.nodes += result.nodes;
   s.units += result.units;

@@ -29,13 +29,18 @@ bool ranges_fit(const presets::SchedulerGraph& l, OpId a, OpId b) {
   return numel == r.numel * r.rnumel || numel == r.numel;
 }
 
+// May a template's group hold this node: a pointwise node or a ConcatKernel (the scheduler's pointwise_only) of
+// the template's numel.
+bool epilogue_of(const presets::SchedulerGraph& l, OpId t, OpId x) {
+  return (l.node[x] == InductorNode::pointwise || l.node[x] == InductorNode::concat_kernel) &&
+         l.range[x].numel == l.range[t].numel;
+}
+
 bool inductor_apart(const SearchSpace& s, OpId p, OpId c) {
   const presets::SchedulerGraph& l = *s.lowered;
   if (!s.fusible_node(p) || !s.fusible_node(c) || region_of(s, p) != region_of(s, c)) return true;
   if (l.node[c] == InductorNode::template_kernel) return true;
-  if (l.node[p] == InductorNode::template_kernel &&
-      (l.node[c] != InductorNode::pointwise || l.range[c].numel != l.range[p].numel))
-    return true;
+  if (l.node[p] == InductorNode::template_kernel && !epilogue_of(l, p, c)) return true;
   return !ranges_fit(l, p, c);
 }
 
@@ -82,10 +87,7 @@ bool SearchSpace::may_pair(OpId a, OpId b) const {
   const presets::SchedulerGraph& l = *lowered;
   const bool ta = l.node[a] == InductorNode::template_kernel, tb = l.node[b] == InductorNode::template_kernel;
   if (ta && tb) return false;
-  if (ta || tb) {  // a template's other members are pointwise epilogues of its numel
-    const OpId t = ta ? a : b, other = ta ? b : a;
-    if (l.node[other] != InductorNode::pointwise || l.range[other].numel != l.range[t].numel) return false;
-  }
+  if ((ta && !epilogue_of(l, a, b)) || (tb && !epilogue_of(l, b, a))) return false;  // a template's epilogues
   return ranges_fit(l, a, b);
 }
 

@@ -14,7 +14,7 @@
 //     closures read, and `original` the graph the plan is of). A node is fusible when it is pointwise,
 //     a reduction, a ConcatKernel or a template. apart: either is not fusible, they run in different regions, both
 //     are templates, the consumer is a template (it takes no producers), a template producer feeds anything but a
-//     pointwise node of its numel, two reductions of different ranges, or a reduction (n, r) and a node whose
+//     pointwise node or ConcatKernel of its numel, two reductions of different ranges, or a reduction (n, r) and a node whose
 //     numel is neither n·r nor n. Two nodes that read one buffer may be merged too (the scheduler pairs the
 //     nodes sharing a buffer): each reader with the next 64 (max_fusion_buffer_group_pairwise_attempts).
 // The group rules that depend on the whole group (tvm: one root, max_depth, a kOutEWiseFusable op's epilogue;
