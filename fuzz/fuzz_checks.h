@@ -61,10 +61,10 @@ inline void check_plan(const FusionGraph& graph, const PlannerOptions& options, 
         fuzz_fail("reference", "ops " + std::to_string(x) + " and " + std::to_string(y) + " grouped differently");
 }
 
-// Plan search under tvm (objective time, docs/design.md §17) with a small node budget: everything check_plan asks
+// Plan search under tvm or inductor (objective time, docs/design.md §17) with a small node budget: everything check_plan asks
 // (the verifier checks the time certificate), a bound no higher than the plan's time, and never slower than greedy.
-inline void check_tvm_search(const FusionGraph& graph) {
-  PlannerOptions options = FusionPlanner().with_strategy("tvm").options();
+inline void check_timed_search(const FusionGraph& graph, const char* strategy) {
+  PlannerOptions options = FusionPlanner().with_strategy(strategy).options();
   options.search.mode = SearchMode::optimal;
   options.search.budget_nodes = 2000;
   check_plan(graph, options, /*compare_reference=*/false);
@@ -72,9 +72,9 @@ inline void check_tvm_search(const FusionGraph& graph) {
   if (!plan) return;
   const SearchCertificate& c = plan->search;
   const double slack = 1e-9 * std::max(1.0, plan->time_fused_us);
-  if (!c.present || c.objective != "time") fuzz_fail("search", "a tvm search without its time certificate");
+  if (!c.present || c.objective != "time") fuzz_fail("search", "a timed search without its time certificate");
   if (c.lower_bound_us > plan->time_fused_us + slack) fuzz_fail("search", "lower_bound_us above the plan's time");
-  if (plan->time_fused_us > c.greedy_time_fused_us + slack) fuzz_fail("search", "the tvm search is slower than greedy");
+  if (plan->time_fused_us > c.greedy_time_fused_us + slack) fuzz_fail("search", "a timed search is slower than greedy");
 }
 
 // Plan search (docs/design.md §17) with a small node budget: everything check_plan asks (the verifier checks the
@@ -99,7 +99,8 @@ inline void check_search(const FusionGraph& graph) {
   if (plan->bytes_fused > c.greedy_bytes_fused) fuzz_fail("search", "the searched plan is worse than greedy");
   if ((plan->bytes_fused < c.greedy_bytes_fused) != (c.differences_total > 0))
     fuzz_fail("search", "differences listed for a plan no cheaper than greedy, or none for a cheaper one");
-  check_tvm_search(graph);
+  check_timed_search(graph, "tvm");
+  check_timed_search(graph, "inductor");
 }
 
 // Seed under the four broadcast/resident combinations (against the reference), seed with plan search, then

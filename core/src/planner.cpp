@@ -13,6 +13,8 @@
 #include "detail/topology.h"
 #include "presets/presets.h"
 #include "search/component_totals.h"
+#include "search/lowered_plan.h"
+#include "search/preset_differences.h"
 #include "search/search.h"
 #include "fusion/cost.h"
 #include "fusion/dims.h"
@@ -177,13 +179,41 @@ SearchCertificate certificate_with_gap(SearchCertificate certificate, const Fusi
   return certificate;
 }
 
-// What plan search chooses among under these options (search/space.h); the planner refuses other strategies.
-search::SearchSpace search_space(const FusionGraph& graph, const detail::Consumers& consumers,
-                                 const PlannerOptions& options) {
-  const bool tvm = procedure_of(options.strategy) == Procedure::tvm;
-  return search::SearchSpace{graph, consumers, tvm ? search::SpaceKind::tvm : search::SpaceKind::seed,
-                             options.broadcast, tvm ? options.rules.max_depth : 0,
-                             hardware_profile(options.hardware).value_or(HardwareProfile{})};
+// The plan search finds (docs/design.md §17) from the greedy grouping and plan, numbered and priced, with its
+// certificate. Seed and tvm search the planned graph; inductor its scheduler graph (search/lowered_plan.h).
+FusionPlan searched_plan(const presets::PresetInput& in, const detail::Grouping& greedy, const FusionPlan& greedy_plan) {
+  const PlannerOptions& options = in.options;
+  const HardwareProfile hardware = hardware_profile(options.hardware).value_or(HardwareProfile{});
+  const Procedure procedure = procedure_of(options.strategy);
+  search::SearchOutcome outcome;
+  std::optional<presets::SchedulerGraph> lowered;
+  if (procedure == Procedure::inductor) {
+    lowered = presets::lower_for_inductor(in);
+    const detail::Producers producers = detail::build_producers(lowered->graph);
+    const detail::Consumers consumers = detail::build_consumers(lowered->graph);
+    std::vector<OpId> order(lowered->graph.size());
+    for (std::size_t s = 0; s < order.size(); ++s) order[s] = static_cast<OpId>(s);
+    const search::SearchSpace space{lowered->graph, consumers, search::SpaceKind::inductor, options.broadcast,
+                                    options.rules.max_group_ops, hardware, &in.graph, &*lowered};
+    outcome = search::search_plan(space, producers, order, options,
+                                  search::to_scheduler(greedy, *lowered, producers.ids.size()), greedy_plan);
+    outcome.grouping = search::to_planned(outcome.grouping, *lowered, greedy);
+  } else {
+    const bool tvm = procedure == Procedure::tvm;
+    const search::SearchSpace space{in.graph, in.consumers, tvm ? search::SpaceKind::tvm : search::SpaceKind::seed,
+                                    options.broadcast, tvm ? options.rules.max_depth : 0, hardware};
+    outcome = search::search_plan(space, in.producers, in.order, options, greedy, greedy_plan);
+  }
+  FusionPlan plan = finished_plan(in.graph, in.producers, outcome.grouping, options);
+  const bool timed = outcome.certificate.objective == "time";
+  FUSION_CHECK((timed ? search::total_time_ps(plan) : plan.bytes_fused) == outcome.expected_score,
+               "a searched plan prices to what the search found");
+  if (lowered) search::complete_cut_reasons(*lowered, options.rules.max_group_ops, plan);
+  if (timed)
+    search::explain_preset_differences(in.graph, lowered ? "Inductor's scheduler" : "FuseOps", greedy_plan, plan,
+                                       outcome.certificate);
+  plan.search = certificate_with_gap(std::move(outcome.certificate), plan);
+  return plan;
 }
 
 std::string joined_names(std::span<const std::string_view> names) {
@@ -203,7 +233,8 @@ std::vector<PlanWarning> unused_dim_warnings(const FusionGraph& graph, const Dim
 
 // Can plan search run under these options (fusion/search.h: seed with every rule off, or tvm)?
 bool searchable(const PlannerOptions& options) {
-  if (procedure_of(options.strategy) == Procedure::tvm) return true;
+  const Procedure procedure = procedure_of(options.strategy);
+  if (procedure == Procedure::tvm || procedure == Procedure::inductor) return true;
   return options.strategy == "seed" && options.rules == StrategyRules{};
 }
 
@@ -229,7 +260,7 @@ std::optional<Error> FusionPlanner::options_error() const {
                  {}, "/rules/" + std::string(rule), {}, {}};
   if (options_.search.mode == SearchMode::optimal && !searchable(options_))
     return Error{ErrorCode::invalid_options,
-                 "search is available for strategies 'seed' (with every rule off) and 'tvm' so far; strategy '" +
+                 "search is available for strategies 'seed' (with every rule off), 'tvm' and 'inductor' so far; strategy '" +
                      options_.strategy + "'" + (options_.strategy == "seed" ? " with rules set" : "") +
                      " plans greedily only",
                  {}, "/search/mode", {}, {}};
@@ -276,14 +307,8 @@ Expected<FusionPlan> FusionPlanner::plan_bound(const FusionGraph& graph, std::ve
   const detail::Grouping grouping = form(graph, producers, consumers, *order, options_);
 
   FusionPlan plan = finished_plan(graph, producers, grouping, options_);
-  if (options_.search.mode == SearchMode::optimal) {
-    const search::SearchSpace space = search_space(graph, consumers, options_);
-    search::SearchOutcome outcome = search::search_plan(space, producers, *order, options_, grouping, plan);
-    plan = finished_plan(graph, producers, outcome.grouping, options_);
-    FUSION_CHECK((space.timed() ? search::total_time_ps(plan) : plan.bytes_fused) == outcome.expected_score,
-                 "a searched plan prices to what the search found");
-    plan.search = certificate_with_gap(std::move(outcome.certificate), plan);
-  }
+  if (options_.search.mode == SearchMode::optimal)
+    plan = searched_plan(presets::PresetInput{graph, producers, consumers, *order, options_}, grouping, plan);
   if (options_.search.budget_capped)
     warnings.push_back({"search_budget_capped",
                         "the search budget was capped at " + std::to_string(kMaxSearchNodes) + " nodes",

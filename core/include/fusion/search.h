@@ -2,8 +2,8 @@
 //
 // Settings (PlannerOptions::search) and the certificate a searched plan carries (FusionPlan::search).
 //
-// Strategies: `seed` with every rule off (objective bytes_fused) and `tvm` (objective time_fused_us); the others
-// are refused with invalid_options at /search/mode.
+// Strategies: `seed` with every rule off (objective bytes_fused), `tvm` and `inductor` (objective time_fused_us);
+// the others are refused with invalid_options at /search/mode.
 //
 // Legal partitions under seed. A partition of the ops is legal when every group of more than one op
 //   - holds only mergeable ops (fusible kind, not a source) of one region,
@@ -21,9 +21,17 @@
 // recomputation. FuseOps' greedy plan satisfies them, and is the first incumbent. Departure: FuseOps' path
 // conditions (the combined pattern of the paths to a post-dominator, its phases) are not imposed, only the
 // invariants its groups keep.
+// Legal partitions under inductor (the scheduler's, over Inductor's lowering, which stays as the greedy plan has it:
+// realized ops are nodes, inlined ops are recomputed in every group holding a node whose closure reaches them):
+// every group of more than one node is connected by nodes that read one another or one buffer (each reader with
+// the next 64), holds only pointwise, reduction, ConcatKernel or template nodes of one region, at most
+// max_group_ops nodes, reductions of one range (n, r) with every other node of numel n·r or n (without a
+// reduction, one numel), at most one template whose other nodes are pointwise epilogues of its numel (one reading
+// it, none feeding it); acyclic. The scheduler's plan keeps them and is the first incumbent. Departure: its
+// rounds, candidate ranking and 64-node proximity window are not imposed.
 //
 // Objective: bytes_fused (§8) under seed; estimated time (time_fused_us, the time model of docs/strategies.md)
-// under tvm, compared in whole picoseconds per kernel, rounded down. The answer is never worse than greedy: the
+// under tvm and inductor, compared in whole picoseconds per kernel, rounded down. The answer is never worse than greedy: the
 // search only replaces greedy's grouping of a part when it has found a strictly better legal one (under time, better
 // by more than 1 ps per op of the part, so that rounding alone never swaps two plans of equal time).
 //

@@ -13,20 +13,18 @@
 #include <vector>
 
 #include "detail/topology.h"
-#include "fusion/hardware.h"
 #include "fusion/plan.h"
+#include "search/space.h"
 
 namespace fusion::search {
 
-std::uint64_t plan_bytes(const FusionPlan& plan, const std::vector<OpId>& members);
-
-std::uint64_t merged_bytes(const FusionGraph& graph, const detail::Producers& producers,
-                           const detail::Consumers& consumers, const std::vector<OpId>& members,
-                           const std::vector<std::int32_t>& component_of);
-
-std::uint64_t plan_time_ps(const FusionPlan& plan, const std::vector<OpId>& members);
+// members: ops of the space's graph (space.h); plan_* map them to the plan's ops.
+std::uint64_t plan_bytes(const FusionPlan& plan, const SearchSpace& space, const std::vector<OpId>& members);
+std::uint64_t merged_bytes(const SearchSpace& space, const detail::Producers& producers,
+                           const std::vector<OpId>& members, const std::vector<std::int32_t>& component_of);
+std::uint64_t plan_time_ps(const FusionPlan& plan, const SearchSpace& space, const std::vector<OpId>& members);
 std::uint64_t total_time_ps(const FusionPlan& plan);  // every group of the plan
-std::uint64_t merged_time_ps(const FusionGraph& graph, std::uint64_t merged_bytes, const std::vector<OpId>& members,
-                             const HardwareProfile& hardware);
+// Flops counted on the planned graph, each op once (under inductor the union of the members' closures).
+std::uint64_t merged_time_ps(const SearchSpace& space, std::uint64_t merged_bytes, const std::vector<OpId>& members);
 
 }  // namespace fusion::search

@@ -1,6 +1,8 @@
 // search/components.cpp — union-find over fusible edges, then components listed in topological order.
 #include "search/components.h"
 
+#include <algorithm>
+
 
 namespace fusion::search {
 namespace {
@@ -21,14 +23,27 @@ Components fusible_components(const SearchSpace& space, const detail::Producers&
   std::vector<OpId> parent(n);
   std::vector<std::int32_t> size(n, 1);
   for (std::size_t x = 0; x < n; ++x) parent[x] = static_cast<OpId>(x);
+  auto join = [&](OpId x, OpId y) {
+    OpId a = root_of(parent, x), b = root_of(parent, y);
+    if (a == b) return;
+    if (size[a] < size[b]) std::swap(a, b);
+    parent[b] = a;
+    size[a] += size[b];
+  };
   for (std::size_t v = 0; v < n; ++v)
     for (const OpId* in = producers.begin(static_cast<OpId>(v)); in != producers.end(static_cast<OpId>(v)); ++in) {
-      if (!space.fusible(*in, static_cast<OpId>(v))) continue;
-      OpId a = root_of(parent, *in), b = root_of(parent, static_cast<OpId>(v));
-      if (a == b) continue;
-      if (size[a] < size[b]) std::swap(a, b);
-      parent[b] = a;
-      size[a] += size[b];
+      if (space.fusible(*in, static_cast<OpId>(v))) join(*in, static_cast<OpId>(v));
+    }
+  if (space.shares_buffer_pairs())  // the fusible readers of one buffer that run in one region, chained
+    for (std::size_t b = 0; b < n; ++b) {
+      std::vector<std::pair<std::int32_t, OpId>> last;  // (region, its latest fusible reader)
+      for (const OpId* c = space.consumers.begin(static_cast<OpId>(b)); c != space.consumers.end(static_cast<OpId>(b)); ++c) {
+        if (!space.fusible_node(*c)) continue;
+        const std::int32_t region = space.lowered->op_region[space.plan_op(*c)];
+        auto it = std::find_if(last.begin(), last.end(), [&](const auto& entry) { return entry.first == region; });
+        if (it == last.end()) last.emplace_back(region, *c);
+        else join(it->second, *c), it->second = *c;
+      }
     }
   Components c;
   c.of_op.assign(n, -1);

@@ -1,6 +1,7 @@
 // search/components.h — the independent parts of plan search (docs/design.md §17): components of fusible edges.
 //
-// A fusible edge is one the search space may merge (space.h; under seed: §5 rules 1-5 pass on their own). Every
+// A fusible edge is one the search space may merge (space.h; under seed: §5 rules 1-5 pass on their own; under
+// inductor also two fusible readers of one buffer in one region, which the local problems may pair). Every
 // group of a legal partition (fusion/search.h) is connected by fusible edges, so it lies inside one component of the graph
 // of fusible edges: no group ever crosses two components. Bytes (§8) are a sum over groups, so a plan's bytes are
 // the sum over components of what that component's groups read and write (and time a sum over kernels). Components are therefore priced and

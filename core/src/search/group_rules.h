@@ -6,9 +6,15 @@
 // inside the group (its epilogue). Each of these stays violated in every superset, so the search may prune on it.
 // legal_group(g): may g be a group of a legal plan: may_join's conditions for g itself, and under tvm exactly one
 // root (a member that is a graph output or read outside g). A reduction is then always the root: it has no
-// reader inside (the space keeps it apart from its readers). Seed has no group rule beyond the apart pairs.
+// reader inside (the space keeps it apart from its readers). Under inductor (the scheduler's can_fuse, as the
+// group it builds pair by pair ends up): at most max_group_ops nodes; reductions of one range (n, r) and every
+// other node of numel n·r or n, or without a reduction one numel; at most one template, whose other members are
+// pointwise nodes of its numel, none a producer of it, at least one reading it; no reduction with a template.
+// Seed has no group rule beyond the apart pairs.
 // Work: O(|g| W) per call. Shown by tests/core/search_presets.test.cpp against a brute-force enumerator.
 #pragma once
+
+#include <algorithm>
 
 #include "search/local_problem.h"
 
@@ -46,15 +52,65 @@ bool tvm_monotone_ok(const LocalProblem<W>& p, const Bits<W>& g) {
   return ok;
 }
 
+// inductor: the conditions of may_join that concern one set alone. Numels of the non-reduction members: with a
+// reduction (n, r) each is n·r or n; without one, at most two, the larger a multiple of the smaller (a reduction
+// joining later could still bridge them).
+template <std::size_t W>
+bool inductor_monotone_ok(const LocalProblem<W>& p, const Bits<W>& g) {
+  if (p.max_depth > 0 && g.count() > p.max_depth) return false;
+  if ((g & p.templates).count() > 1) return false;
+  const Bits<W> reductions = g & p.reductions;
+  const Bits<W> others = g.minus(reductions);
+  bool ok = true;
+  if (reductions.any()) {
+    const presets::IterationRange r = p.range[reductions.first()];
+    reductions.each([&](std::size_t s) { ok = ok && p.range[s] == r; });
+    others.each([&](std::size_t s) { ok = ok && (p.range[s].numel == r.numel * r.rnumel || p.range[s].numel == r.numel); });
+  } else if (others.any()) {
+    std::uint64_t low = p.range[others.first()].numel, high = low;
+    others.each([&](std::size_t s) {
+      const std::uint64_t n = p.range[s].numel;
+      if (n != low && n != high && low != high) ok = false;
+      low = std::min(low, n), high = std::max(high, n);
+    });
+    ok = ok && (low == high || (low > 0 && high % low == 0));
+  }
+  const Bits<W> templates = g & p.templates;
+  if (!ok || !templates.any()) return ok;
+  const std::size_t t = templates.first();
+  others.minus(templates).each([&](std::size_t s) {
+    ok = ok && p.node[s] == presets::InductorNode::pointwise && p.range[s].numel == p.range[t].numel &&
+         !p.consumers[s].test(t);  // an epilogue of the template's numel, not a producer of it
+  });
+  return ok && !reductions.any();
+}
+
 template <std::size_t W>
 bool may_join(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b) {
   if (has_apart_pair(p, a, b)) return false;
-  return p.kind != SpaceKind::tvm || tvm_monotone_ok(p, a | b);
+  switch (p.kind) {
+    case SpaceKind::seed: return true;
+    case SpaceKind::tvm: return tvm_monotone_ok(p, a | b);
+    case SpaceKind::inductor: return inductor_monotone_ok(p, a | b);
+  }
+  return true;
 }
 
 template <std::size_t W>
 bool legal_group(const LocalProblem<W>& p, const Bits<W>& g) {
-  if (p.kind != SpaceKind::tvm || g.count() < 2) return true;
+  if (p.kind == SpaceKind::seed || g.count() < 2) return true;
+  if (p.kind == SpaceKind::inductor) {
+    if (!inductor_monotone_ok(p, g)) return false;
+    const Bits<W> templates = g & p.templates;
+    if (templates.any() && !p.consumers[templates.first()].intersects(g)) return false;  // no epilogue reads it
+    const Bits<W> others = g.minus(p.reductions);
+    if (!(g & p.reductions).any() && others.any()) {  // without a reduction: one numel
+      bool one = true;
+      others.each([&](std::size_t s) { one = one && p.range[s].numel == p.range[others.first()].numel; });
+      return one;
+    }
+    return true;
+  }
   if (!tvm_monotone_ok(p, g)) return false;
   int roots = 0;
   g.each([&](std::size_t s) { roots += (p.forced_write[s] || p.consumers[s].minus(g).any()) ? 1 : 0; });

@@ -10,8 +10,6 @@
 namespace fusion::search {
 namespace {
 
-std::uint64_t output_bytes(const FusionOp& op) { return tensor_bytes(op.shape, op.dtype_bytes).value_or(0); }
-
 // Fills via[i] for every member: a breadth-first walk over outside ops that stops at members and at ops
 // after the part's last member (they cannot lead back). False when the step budget runs out.
 template <std::size_t W>
@@ -44,25 +42,92 @@ bool find_outside_paths(const detail::Consumers& consumers, const std::unordered
   return true;
 }
 
-// The space's own data (local_problem.h): kind, limit, device, flops and tvm patterns.
+// Inductor: each member's node kind and range, and its own flops and closure's inlined ops (each flop counted
+// on the planned graph: the scheduler graph's ops only say what they read).
+template <std::size_t W>
+void add_inductor_data(const SearchSpace& space, LocalProblem<W>& p) {
+  const presets::SchedulerGraph& l = *space.lowered;
+  const FusionGraph& g = *space.original;
+  std::unordered_map<OpId, std::uint32_t> inlined_index;
+  for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    const OpId x = p.ops[i];
+    p.node.push_back(l.node[x]);
+    p.range.push_back(l.range[x]);
+    if (l.node[x] == presets::InductorNode::template_kernel) p.templates.set(i);
+    if (l.node[x] == presets::InductorNode::reduction) p.reductions.set(i);
+    p.inlined.emplace_back();
+    for (OpId y : l.closure(x)) {
+      const std::uint64_t flops = op_flops(g, y);
+      const bool matrix = uses_matrix_peak(g.op(y).kind);
+      if (y == l.original[x]) {
+        p.vector_flops[i] = matrix ? 0 : flops;
+        p.matrix_flops[i] = matrix ? flops : 0;
+        continue;
+      }
+      const auto [it, fresh] = inlined_index.try_emplace(y, static_cast<std::uint32_t>(p.inlined_vector_flops.size()));
+      if (fresh) {
+        p.inlined_vector_flops.push_back(matrix ? 0 : flops);
+        p.inlined_matrix_flops.push_back(matrix ? flops : 0);
+      }
+      p.inlined[i].push_back(it->second);
+    }
+  }
+}
+
+// The space's own data (local_problem.h): kind, limit, device, flops, tvm patterns and inductor nodes.
 template <std::size_t W>
 void add_space_data(const SearchSpace& space, LocalProblem<W>& p) {
   p.kind = space.kind;
   p.max_depth = space.max_depth;
   p.hardware = space.hardware;
   if (!space.timed()) return;
+  p.vector_flops.assign(p.ops.size(), 0);
+  p.matrix_flops.assign(p.ops.size(), 0);
+  if (space.kind == SpaceKind::inductor) return add_inductor_data(space, p);
   for (std::size_t i = 0; i < p.ops.size(); ++i) {
     const FusionOp& op = space.graph.op(p.ops[i]);
     const std::uint64_t flops = op_flops(space.graph, p.ops[i]);
-    const bool matrix = uses_matrix_peak(op.kind);
-    p.vector_flops.push_back(matrix ? 0 : flops);
-    p.matrix_flops.push_back(matrix ? flops : 0);
-    if (space.kind != SpaceKind::tvm) continue;
+    (uses_matrix_peak(op.kind) ? p.matrix_flops[i] : p.vector_flops[i]) = flops;
     const presets::TvmPattern pattern = presets::tvm_pattern(op.kind);
     p.pattern.push_back(pattern);
     if (pattern >= presets::TvmPattern::comm_reduce) p.heavy.set(i);
     if (pattern == presets::TvmPattern::out_ewise_fusable) p.out_ewise.set(i);
   }
+}
+
+// For each buffer (a member or an outside op) read by two or more members: its readers, ascending.
+template <std::size_t W>
+std::vector<std::vector<int>> readers_of(const LocalProblem<W>& p) {
+  std::vector<std::vector<int>> out;
+  auto add = [&out](const Bits<W>& readers) {
+    if (readers.count() < 2) return;
+    std::vector<int>& list = out.emplace_back();
+    readers.each([&list](std::size_t r) { list.push_back(static_cast<int>(r)); });
+  };
+  for (const Bits<W>& readers : p.consumers) add(readers);
+  for (const OutsideRead<W>& read : p.outside_reads) add(read.readers);
+  return out;
+}
+
+// Inductor: the pairs of members that read one buffer, each reader with the next kSharedBufferWindow (space.h),
+// as edges with plan_edge -1, after the graph's edges and without repeating a pair.
+template <std::size_t W>
+void add_shared_buffer_pairs(const SearchSpace& space, const std::vector<std::vector<int>>& readers_of,
+                             LocalProblem<W>& p) {
+  std::vector<Bits<W>> paired(p.ops.size());
+  for (const LocalEdge& e : p.edges) {
+    paired[static_cast<std::size_t>(e.producer)].set(static_cast<std::size_t>(e.consumer));
+    paired[static_cast<std::size_t>(e.consumer)].set(static_cast<std::size_t>(e.producer));
+  }
+  for (const std::vector<int>& readers : readers_of)
+    for (std::size_t a = 0; a < readers.size(); ++a)
+      for (std::size_t b = a + 1; b < readers.size() && b <= a + kSharedBufferWindow; ++b) {
+        const auto x = static_cast<std::size_t>(readers[a]), y = static_cast<std::size_t>(readers[b]);
+        if (paired[x].test(y) || !space.may_pair(p.ops[x], p.ops[y])) continue;
+        paired[x].set(y);
+        paired[y].set(x);
+        p.edges.push_back({readers[a], readers[b], -1});
+      }
 }
 
 }  // namespace
@@ -72,7 +137,6 @@ std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, con
                                                    const std::vector<OpId>& members,
                                                    const std::vector<std::int64_t>& position) {
   if (members.size() > 64 * W) return std::nullopt;
-  const FusionGraph& g = space.graph;
   const detail::Consumers& consumers = space.consumers;
   const std::size_t k = members.size();
   LocalProblem<W> p;
@@ -88,9 +152,8 @@ std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, con
   std::map<OpId, Bits<W>> outside;  // ordered: a deterministic list
   for (std::size_t j = 0; j < k; ++j) {
     const OpId v = members[j];
-    const FusionOp& op = g.op(v);
-    p.bytes[j] = output_bytes(op);
-    p.forced_write[j] = op.output || consumers.count(v) == 0;
+    p.bytes[j] = space.bytes_of(v);
+    p.forced_write[j] = space.graph_output(v);
     for (const OpId* c = consumers.begin(v); c != consumers.end(v); ++c)
       if (!local.contains(*c)) p.forced_write[j] = true;
     for (const OpId* in = producers.begin(v); in != producers.end(v); ++in) {
@@ -110,8 +173,9 @@ std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, con
       }
     }
   }
-  for (const auto& [op, readers] : outside) p.outside_reads.push_back({output_bytes(g.op(op)), readers});
+  for (const auto& [op, readers] : outside) p.outside_reads.push_back({space.bytes_of(op), readers});
   add_space_data(space, p);
+  if (space.shares_buffer_pairs()) add_shared_buffer_pairs(space, readers_of(p), p);
   if (!find_outside_paths(consumers, local, position, position[members.back()], p)) return std::nullopt;
   return p;
 }

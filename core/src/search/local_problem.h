@@ -12,7 +12,10 @@
 //     their plan edge index; the pairs that may never share a group (`apart`: an edge between them that the space
 //     keeps apart, under seed one that fails the shape rule);
 //   - for a timed space: each member's vector and matrix flops (fusion/time_model.h) and the device; for tvm each
-//     member's pattern, the members of pattern kCommReduce or above (`heavy`) and the kOutEWiseFusable ones;
+//     member's pattern, the members of pattern kCommReduce or above (`heavy`) and the kOutEWiseFusable ones; for
+//     inductor each member's node kind and range and its closure's inlined ops;
+//   - inductor: besides the edges, the pairs of members that read one buffer (space.h), as edges with plan_edge
+//     -1, so a group may be joined by shared reads alone;
 //   - direct[i]: members that read member i; via[i]: members reachable from i by a path whose inner ops all lie
 //     outside the part (at least one). A cycle through those is a cycle whatever the other parts do.
 // build_local_problem answers nullopt when the part has more than 64 W members or the outside paths take more
@@ -27,6 +30,7 @@
 #include "fusion/plan.h"
 #include "search/bits.h"
 #include "search/space.h"
+#include "presets/tvm_patterns.h"
 
 namespace fusion::search {
 
@@ -38,7 +42,8 @@ constexpr std::size_t width_for(std::size_t ops) { return ops <= 64 ? 1 : ops <=
 
 struct LocalEdge {
   int producer = 0, consumer = 0;  // local indices
-  std::int64_t plan_edge = 0;      // index into the plan's edge list (producer rows)
+  std::int64_t plan_edge = 0;      // index into the space graph's edge list (producer rows); -1 for a pair
+                                   // of readers of one buffer (inductor)
 };
 
 template <std::size_t W>
@@ -65,6 +70,13 @@ struct LocalProblem {
   std::vector<std::uint64_t> vector_flops, matrix_flops;  // per member, timed spaces only
   std::vector<presets::TvmPattern> pattern;               // per member, tvm only
   Mask heavy, out_ewise;                                  // tvm only
+  // inductor only: per member its node kind and range, and the inlined ops of its closure (indices into the
+  // inlined flops, each op once per part), which a group computes once however many members hold them.
+  std::vector<presets::InductorNode> node;
+  std::vector<presets::IterationRange> range;
+  Mask templates, reductions;
+  std::vector<std::vector<std::uint32_t>> inlined;
+  std::vector<std::uint64_t> inlined_vector_flops, inlined_matrix_flops;
 };
 
 // position: op -> its index in the topological order.

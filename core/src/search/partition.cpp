@@ -68,6 +68,58 @@ bool merge_closes_cycle(const GroupEdges<W>& e, std::size_t a, std::size_t b) {
   return found;
 }
 
+// Inductor: each group computes every inlined op of its members' closures once.
+template <std::size_t W>
+void add_inlined_flops(const LocalProblem<W>& p, const Partition<W>& partition, std::vector<std::uint64_t>& vector_flops,
+                       std::vector<std::uint64_t>& matrix_flops) {
+  if (p.inlined_vector_flops.empty()) return;
+  std::vector<std::uint32_t> seen_in(p.inlined_vector_flops.size(), 0);  // group index + 1
+  for (std::size_t g = 0; g < partition.groups.size(); ++g)
+    partition.groups[g].each([&](std::size_t i) {
+      for (std::uint32_t y : p.inlined[i]) {
+        if (seen_in[y] == g + 1) continue;
+        seen_in[y] = static_cast<std::uint32_t>(g + 1);
+        vector_flops[g] = detail::saturating_add(vector_flops[g], p.inlined_vector_flops[y]);
+        matrix_flops[g] = detail::saturating_add(matrix_flops[g], p.inlined_matrix_flops[y]);
+      }
+    });
+}
+
+// Inductor: groups needed for the ranges alone: one per reduction range, plus one per numel of a non-reduction
+// member that no range of the group can take (n·r or n), since a group without a reduction has one numel.
+template <std::size_t W>
+std::int64_t inductor_range_groups(const LocalProblem<W>& p, const Bits<W>& group) {
+  std::vector<presets::IterationRange> ranges;
+  std::vector<std::uint64_t> numels;
+  group.each([&](std::size_t s) {
+    if (p.reductions.test(s)) {
+      if (std::find(ranges.begin(), ranges.end(), p.range[s]) == ranges.end()) ranges.push_back(p.range[s]);
+    } else if (std::find(numels.begin(), numels.end(), p.range[s].numel) == numels.end()) {
+      numels.push_back(p.range[s].numel);
+    }
+  });
+  const auto uncovered = std::count_if(numels.begin(), numels.end(), [&](std::uint64_t n) {
+    return std::none_of(ranges.begin(), ranges.end(), [&](const auto& r) { return n == r.numel * r.rnumel || n == r.numel; });
+  });
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(ranges.size())) + static_cast<std::int64_t>(uncovered) -
+         (ranges.empty() && uncovered > 0 ? 1 : 0);
+}
+
+// The fewest legal groups a group of a coarser partition can be split into (partition.h, bound_score).
+template <std::size_t W>
+std::int64_t fewest_groups(const LocalProblem<W>& p, const Bits<W>& group) {
+  const auto size = static_cast<std::int64_t>(group.count());
+  std::int64_t split = 1;
+  if (p.max_depth > 0) split = std::max(split, (size + p.max_depth - 1) / p.max_depth);
+  if (p.kind == SpaceKind::inductor) {
+    split = std::max<std::int64_t>(split, (group & p.templates).count());
+    return std::max(split, inductor_range_groups(p, group));
+  }
+  std::int64_t roots = 0;  // tvm: members that stay roots in every split: written, or read by another group
+  group.each([&](std::size_t i) { roots += (p.forced_write[i] || p.consumers[i].minus(group).any()) ? 1 : 0; });
+  return std::max({split, static_cast<std::int64_t>((group & p.heavy).count()), roots});
+}
+
 }  // namespace
 
 template <std::size_t W>
@@ -97,6 +149,7 @@ std::uint64_t time_ps(const LocalProblem<W>& p, const Partition<W>& partition) {
     vector_flops[own] = detail::saturating_add(vector_flops[own], p.vector_flops[i]);
     matrix_flops[own] = detail::saturating_add(matrix_flops[own], p.matrix_flops[i]);
   }
+  add_inlined_flops(p, partition, vector_flops, matrix_flops);
   std::uint64_t total = 0;
   for (std::size_t g = 0; g < count; ++g)
     total = detail::saturating_add(total, kernel_ps(kernel_time_us(moved[g], vector_flops[g], matrix_flops[g], p.hardware)));
@@ -106,17 +159,11 @@ std::uint64_t time_ps(const LocalProblem<W>& p, const Partition<W>& partition) {
 template <std::size_t W>
 std::uint64_t bound_score(const LocalProblem<W>& p, const Partition<W>& partition) {
   std::uint64_t total = score(p, partition);
-  if (p.kind != SpaceKind::tvm) return total;
+  if (p.kind == SpaceKind::seed) return total;
   const std::uint64_t launch = kernel_ps(p.hardware.launch_us);
   if (launch <= 1) return total;
-  for (const Bits<W>& group : partition.groups) {
-    const auto size = static_cast<std::int64_t>(group.count());
-    std::int64_t roots = 0;  // members that stay roots in every split: written, or read by another group
-    group.each([&](std::size_t i) { roots += (p.forced_write[i] || p.consumers[i].minus(group).any()) ? 1 : 0; });
-    std::int64_t split = std::max<std::int64_t>({1, (group & p.heavy).count(), roots});
-    if (p.max_depth > 0) split = std::max(split, (size + p.max_depth - 1) / p.max_depth);
-    total = detail::saturating_add(total, static_cast<std::uint64_t>(split - 1) * (launch - 1));
-  }
+  for (const Bits<W>& group : partition.groups)
+    total = detail::saturating_add(total, static_cast<std::uint64_t>(fewest_groups(p, group) - 1) * (launch - 1));
   return total;
 }
 

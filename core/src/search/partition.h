@@ -10,11 +10,13 @@
 // groups never adds time (bytes and flops do not grow, and one launch of 3.8 us is saved, far more than the
 // rounding), so the same coarsening argument holds. score() is the space's objective: bytes, or time_ps for a
 // timed space (space.h).
-// bound_score() is what branch and bound prunes with: score(), and under tvm for each group G also
-// (m(G) - 1) launches less 1 ps each, where m(G) = max(1, G's members of pattern kCommReduce or above, G's members
-// with a forced write or a reader in another group, ceil(|G| / max_depth)) is the fewest legal groups G can be
-// split into (one heavy op per group; such a member is read outside any group of a split of G, or written, so it
-// is a root there, and a group has one).
+// bound_score() is what branch and bound prunes with: score(), and under a timed space for each group G also
+// (m(G) - 1) launches less 1 ps each, where m(G) is the fewest legal groups G can be split into: at least
+// ceil(|G| / limit); under tvm its members of pattern kCommReduce or above (one per group) and its members with a
+// forced write or a reader in another group (each is read outside any group of a split of G, or written, so it
+// is a root there, and a group has one); under inductor its templates, and its distinct reduction ranges plus
+// the numels of its other members that none of those ranges takes (a group without a reduction has one numel).
+// (time_ps under inductor counts each inlined op once per group that computes it, so merging never adds flops.)
 // Splitting a group into m adds at least m - 1 launches (sub-additivity, above), so it stays a lower bound for
 // every partition the coarser one coarsens.
 // relaxed_legal(): every group is legal (group_rules.h), no cycle through the groups and the outside ops (each

@@ -12,15 +12,16 @@ std::string name(const FusionGraph& g, OpId x) {
   return text;
 }
 
-// What FuseOps' reason for leaving an edge apart means (docs/strategies.md "tvm", Reasons).
+// What a procedure's reason for leaving an edge apart means (docs/strategies.md, each preset's Reasons).
 std::string meaning(const FusionGraph& g, const EdgeDecision& e) {
   const std::string p = name(g, e.producer), c = name(g, e.consumer);
   switch (e.reason) {
     case EdgeReason::post_dominator: return c + " is not on a fusible path to " + p + "'s post-dominator";
     case EdgeReason::output: return p + " is a graph output, which never fuses into the output tuple";
-    case EdgeReason::limit: return "the group would pass max_depth";
+    case EdgeReason::limit: return "the group would pass its size limit";
     case EdgeReason::barrier_producer: return p + " takes no consumers";
     case EdgeReason::barrier_consumer: return c + " takes no producers";
+    case EdgeReason::range: return "their iteration ranges do not fit one kernel";
     case EdgeReason::cycle: return "fusing them would close a cycle";
     default: return std::string(to_string(e.reason));
   }
@@ -31,27 +32,27 @@ std::string group_rule(const FusionPlan& plan, OpId x) {
   return rule.empty() ? "" : " (" + rule + ")";
 }
 
-std::string why(const FusionGraph& g, const FusionPlan& greedy, const EdgeDecision& e, EdgeReason searched_reason) {
+std::string why(const FusionGraph& g, std::string_view who, const FusionPlan& greedy, const EdgeDecision& e,
+                EdgeReason searched_reason) {
   const std::string edge = name(g, e.producer) + " → " + name(g, e.consumer);
   if (e.fused)
-    return "FuseOps fused " + edge + " into one kernel" + group_rule(greedy, e.consumer) +
+    return std::string(who) + " fused " + edge + " into one kernel" + group_rule(greedy, e.consumer) +
            "; the fastest plan keeps them apart (" + std::string(to_string(searched_reason)) + ")";
-  return "FuseOps left " + edge + " apart (" + meaning(g, e) + "); the fastest plan fuses them";
+  return std::string(who) + " left " + edge + " apart (" + meaning(g, e) + "); the fastest plan fuses them";
 }
 
 }  // namespace
 
-void explain_preset_differences(const SearchSpace& space, const FusionPlan& greedy_plan,
-                                const detail::Grouping& searched, SearchCertificate& into) {
+void explain_preset_differences(const FusionGraph& graph, std::string_view who, const FusionPlan& greedy_plan,
+                                const FusionPlan& searched, SearchCertificate& into) {
   into.differences.clear();
   into.differences_total = 0;
-  const std::vector<OpId>& rep = searched.representative;
   for (std::size_t k = 0; k < greedy_plan.edges.size(); ++k) {
     const EdgeDecision& e = greedy_plan.edges[k];
-    const bool fused_now = rep[e.producer] >= 0 && rep[e.producer] == rep[e.consumer];
-    if (fused_now == e.fused) continue;
+    const EdgeDecision& now = searched.edges[k];
+    if (now.fused == e.fused) continue;
     if (++into.differences_total > static_cast<std::int64_t>(kMaxExplainedDifferences)) continue;
-    into.differences.push_back({e.producer, e.consumer, e.fused, why(space.graph, greedy_plan, e, searched.reasons[k])});
+    into.differences.push_back({e.producer, e.consumer, e.fused, why(graph, who, greedy_plan, e, now.reason)});
   }
 }
 

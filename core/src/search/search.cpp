@@ -9,7 +9,6 @@
 #include "search/component_totals.h"
 #include "search/components.h"
 #include "search/differences.h"
-#include "search/preset_differences.h"
 #include "search/group_cycles.h"
 #include "search/group_rules.h"
 
@@ -58,13 +57,15 @@ Partition<W> greedy_partition(const LocalProblem<W>& p, const detail::Grouping& 
 }
 
 // Why a fusible edge between groups a and b stays cut in a maximal partition (search.h, step 4): under seed
-// `shape` when a shape-apart pair lies between them, else `cycle`; under tvm `limit` when together they pass
-// max_depth, `post_dominator` when they could not form one group of a single root, else `cycle`.
+// `shape` when a shape-apart pair lies between them, else `cycle`; under a timed space `limit` when together they
+// pass the limit, `cycle` when they could form one group, else (they could not) `post_dominator` under tvm and
+// `range` under inductor.
 template <std::size_t W>
 EdgeReason cut_reason(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b) {
   if (p.kind == SpaceKind::seed) return has_apart_pair(p, a, b) ? EdgeReason::shape : EdgeReason::cycle;
   if (p.max_depth > 0 && (a | b).count() > p.max_depth) return EdgeReason::limit;
-  return may_join(p, a, b) && legal_group(p, a | b) ? EdgeReason::cycle : EdgeReason::post_dominator;
+  if (may_join(p, a, b) && legal_group(p, a | b)) return EdgeReason::cycle;
+  return p.kind == SpaceKind::tvm ? EdgeReason::post_dominator : EdgeReason::range;
 }
 
 // The searched partition as representatives and reasons.
@@ -73,6 +74,7 @@ Improvement improvement_of(const LocalProblem<W>& p, const Partition<W>& partiti
   Improvement out{p.ops, std::vector<OpId>(p.ops.size()), {}, saving};
   for (std::size_t i = 0; i < p.ops.size(); ++i) out.rep[i] = p.ops[partition.groups[partition.group_of[i]].first()];
   for (const LocalEdge& edge : p.edges) {
+    if (edge.plan_edge < 0) continue;  // a pair of readers of one buffer: no edge of the graph
     const Bits<W>& a = partition.groups[partition.group_of[edge.producer]];
     const Bits<W>& b = partition.groups[partition.group_of[edge.consumer]];
     out.reasons.emplace_back(edge.plan_edge, a == b ? EdgeReason::none : cut_reason(p, a, b));
@@ -99,9 +101,10 @@ void solve(Search& s, Part& part) {
   part.solved = true;
   part.improvement.reset();
   const bool timed = s.space.timed();
-  const std::uint64_t greedy_score = timed ? plan_time_ps(s.greedy_plan, part.members) : plan_bytes(s.greedy_plan, part.members);
-  const std::uint64_t bytes = merged_bytes(s.g, s.producers, s.consumers, part.members, s.part_of);
-  const std::uint64_t merged = timed ? merged_time_ps(s.g, bytes, part.members, s.space.hardware) : bytes;
+  const std::uint64_t greedy_score =
+      timed ? plan_time_ps(s.greedy_plan, s.space, part.members) : plan_bytes(s.greedy_plan, s.space, part.members);
+  const std::uint64_t bytes = merged_bytes(s.space, s.producers, part.members, s.part_of);
+  const std::uint64_t merged = timed ? merged_time_ps(s.space, bytes, part.members) : bytes;
   FUSION_CHECK(merged <= greedy_score, "merging a whole part never adds bytes or time");
   part.slack = greedy_score - merged;
   part.tolerance = s.space.timed() ? std::min<std::uint64_t>(part.members.size(), part.slack) : 0;
@@ -184,6 +187,8 @@ std::vector<std::int64_t> positions(const std::vector<OpId>& order) {
 // Rule texts for the groups of improved parts (timed spaces): greedy's texts of those parts' groups go, and each
 // multi-op group the search formed says so.
 void replace_rules(const Search& s, detail::Grouping& grouping) {
+  const std::string what = s.space.kind == SpaceKind::tvm ? "ops, the fastest grouping FuseOps' invariants allow"
+                                                          : "nodes, the fastest grouping Inductor's scheduler rules allow";
   std::vector<char> improved(s.g.size(), 0);
   for (const Part& part : s.parts)
     if (part.improvement)
@@ -194,8 +199,7 @@ void replace_rules(const Search& s, detail::Grouping& grouping) {
     if (improved[x]) ++size[grouping.representative[x]];
   for (std::size_t rep = 0; rep < s.g.size(); ++rep)
     if (size[rep] > 1)
-      grouping.rules.emplace_back(static_cast<OpId>(rep), "plan search: " + std::to_string(size[rep]) +
-                                                              " ops, the fastest grouping FuseOps' invariants allow");
+      grouping.rules.emplace_back(static_cast<OpId>(rep), "plan search: " + std::to_string(size[rep]) + " " + what);
 }
 
 }  // namespace
@@ -231,8 +235,7 @@ SearchOutcome search_plan(const SearchSpace& space, const detail::Producers& pro
   c.nodes = s.nodes;
   c.status = bound + tolerance >= out.expected_score ? "optimal" : "bounded";
   if (space.timed()) {
-    replace_rules(s, out.grouping);
-    explain_preset_differences(space, greedy_plan, out.grouping, c);
+    replace_rules(s, out.grouping);  // differences: the caller's, once the plan is priced (preset_differences.h)
   } else {
     explain_differences(space.graph, producers, space.consumers, order, options.broadcast, greedy,
                         out.grouping.representative, c);

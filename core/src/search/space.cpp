@@ -1,0 +1,92 @@
+// search/space.cpp — the edge and op rules of each search space (space.h).
+#include "search/space.h"
+
+#include "detail/legality.h"
+#include "presets/tvm_patterns.h"
+
+namespace fusion::search {
+namespace {
+
+using presets::InductorNode;
+using presets::TvmPattern;
+
+bool tvm_apart(const SearchSpace& s, OpId p, OpId c) {
+  const TvmPattern a = presets::tvm_pattern(s.graph.op(p).kind), b = presets::tvm_pattern(s.graph.op(c).kind);
+  return a == TvmPattern::comm_reduce || s.graph_output(p) || b == TvmPattern::out_ewise_fusable ||
+         (a >= TvmPattern::comm_reduce && b >= TvmPattern::comm_reduce) ||
+         (a == TvmPattern::out_ewise_fusable && b > TvmPattern::broadcast);
+}
+
+std::int32_t region_of(const SearchSpace& s, OpId x) { return s.lowered->op_region[s.plan_op(x)]; }
+
+// Can a reduction's range and another node's share a kernel (codegen/simd.py can_fuse)?
+bool ranges_fit(const presets::SchedulerGraph& l, OpId a, OpId b) {
+  const bool ra = l.node[a] == InductorNode::reduction, rb = l.node[b] == InductorNode::reduction;
+  if (ra && rb) return l.range[a] == l.range[b];
+  if (!ra && !rb) return true;  // two numels may still meet a reduction that bridges them
+  const presets::IterationRange& r = ra ? l.range[a] : l.range[b];
+  const std::uint64_t numel = ra ? l.range[b].numel : l.range[a].numel;
+  return numel == r.numel * r.rnumel || numel == r.numel;
+}
+
+bool inductor_apart(const SearchSpace& s, OpId p, OpId c) {
+  const presets::SchedulerGraph& l = *s.lowered;
+  if (!s.fusible_node(p) || !s.fusible_node(c) || region_of(s, p) != region_of(s, c)) return true;
+  if (l.node[c] == InductorNode::template_kernel) return true;
+  if (l.node[p] == InductorNode::template_kernel &&
+      (l.node[c] != InductorNode::pointwise || l.range[c].numel != l.range[p].numel))
+    return true;
+  return !ranges_fit(l, p, c);
+}
+
+}  // namespace
+
+std::uint64_t SearchSpace::bytes_of(OpId x) const {
+  if (lowered) return lowered->bytes[x];
+  return tensor_bytes(graph.op(x).shape, graph.op(x).dtype_bytes).value_or(0);
+}
+
+bool SearchSpace::marked_output(OpId x) const { return original ? original->op(plan_op(x)).output : graph.op(x).output; }
+
+bool SearchSpace::fusible_node(OpId x) const {
+  switch (kind) {
+    case SpaceKind::seed: return !graph.op(x).is_source();
+    case SpaceKind::tvm: return !graph.op(x).is_source() && presets::tvm_pattern(graph.op(x).kind) != TvmPattern::opaque;
+    case SpaceKind::inductor: break;
+  }
+  const InductorNode node = lowered->node[x];
+  return !lowered->is_source(x) && node != InductorNode::own_kernel;
+}
+
+bool SearchSpace::apart(OpId p, OpId c) const {
+  switch (kind) {
+    case SpaceKind::seed: return detail::local_reason(graph.op(p), graph.op(c), broadcast) != EdgeReason::none;
+    case SpaceKind::tvm: return tvm_apart(*this, p, c);
+    case SpaceKind::inductor: return inductor_apart(*this, p, c);
+  }
+  return true;
+}
+
+bool SearchSpace::fusible(OpId p, OpId c) const {
+  switch (kind) {
+    case SpaceKind::seed: return !apart(p, c);
+    case SpaceKind::tvm:
+      return fusible_node(p) && fusible_node(c) && graph.op(p).region == graph.op(c).region && !apart(p, c);
+    case SpaceKind::inductor: return !apart(p, c);
+  }
+  return false;
+}
+
+bool SearchSpace::may_pair(OpId a, OpId b) const {
+  if (!fusible_node(a) || !fusible_node(b) || region_of(*this, a) != region_of(*this, b)) return false;
+  const presets::SchedulerGraph& l = *lowered;
+  const bool ta = l.node[a] == InductorNode::template_kernel, tb = l.node[b] == InductorNode::template_kernel;
+  if (ta && tb) return false;
+  if (ta || tb) {  // a template's other members are pointwise epilogues of its numel
+    const OpId t = ta ? a : b, other = ta ? b : a;
+    if (l.node[other] != InductorNode::pointwise || l.range[other].numel != l.range[t].numel) return false;
+  }
+  return ranges_fit(l, a, b);
+}
+
+}  // namespace fusion::search
