@@ -57,9 +57,10 @@ struct InductorLowering {
 // pointwise (not a source) is inlined unless it is a graph output, a reader needs realized inputs (a
 // template, own-kernel or ConcatKernel reader, or one of another region), it has two or more readers and its
 // expression (itself and the inlined ops it reaches) reads more than 4 buffers or holds more than 30 ops, or
-// it reads more than 8 buffers or holds more than 30 ops whatever its readers. Ops are taken in id order
-// (inputs come first in these graphs). nullopt when the graph has more than 64 ops or an op reads a later
-// one.
+// it reads more than 8 buffers or holds more than 30 ops whatever its readers. Ops of an expression are
+// counted as a tree, as Inductor's inner_fn op count does: an inlined op reached along two paths counts twice
+// (each distinct input once per op). Ops are taken in id order (inputs come first in these graphs). nullopt
+// when the graph has more than 64 ops or an op reads a later one.
 inline std::optional<InductorLowering> inductor_lowering(const FusionGraph& g, const StrategyRules& rules) {
   using presets::InductorNode;
   const std::size_t n = g.size();
@@ -73,6 +74,7 @@ inline std::optional<InductorLowering> inductor_lowering(const FusionGraph& g, c
   l.closure.assign(n, 0);
   l.reads.assign(n, 0);
   std::vector<OpMask> readers(n, 0);
+  std::vector<std::uint64_t> terms(n, 0);  // per inlined op: its expression's op count as a tree (capped)
   for (std::size_t v = 0; v < n; ++v)
     for (OpId u : g.op(static_cast<OpId>(v)).inputs) {
       if (static_cast<std::size_t>(u) >= v) return std::nullopt;
@@ -91,9 +93,14 @@ inline std::optional<InductorLowering> inductor_lowering(const FusionGraph& g, c
     if (op.is_source()) continue;
     // The expression of x: x and the inlined ops it reaches (all decided: they come before x).
     l.closure[x] = bit_of(x);
+    std::uint64_t ops = 1;
+    OpMask seen = 0;
     for (OpId u : op.inputs) {
+      if (seen & bit_of(u)) continue;
+      seen |= bit_of(u);
       if (l.inlined[u])
-        l.closure[x] |= l.closure[u], l.reads[x] |= l.reads[u];
+        l.closure[x] |= l.closure[u], l.reads[x] |= l.reads[u],
+            ops = std::min<std::uint64_t>(ops + terms[u], 31);
       else
         l.reads[x] |= bit_of(u);
     }
@@ -105,9 +112,10 @@ inline std::optional<InductorLowering> inductor_lowering(const FusionGraph& g, c
                               l.kind[v] == InductorNode::template_kernel ||
                               l.kind[v] == InductorNode::own_kernel ||
                               l.kind[v] == InductorNode::concat_kernel;
-    const int reads = std::popcount(l.reads[x]), ops = std::popcount(l.closure[x]);
+    const int reads = std::popcount(l.reads[x]);
     const bool shared = std::popcount(readers[x]) >= 2 && (reads > 4 || ops > 30);
     l.inlined[x] = !reader_needs_buffer && !shared && reads <= 8 && ops <= 30;
+    terms[x] = ops;
   }
   for (std::size_t x = 0; x < n; ++x) {
     if (l.inlined[x]) l.closure[x] = l.reads[x] = 0;  // only nodes keep a closure

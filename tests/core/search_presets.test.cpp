@@ -240,7 +240,7 @@ TEST_CASE("tvm: the verifier checks a time certificate") {
   CHECK(text.find("\"lower_bound\":") == std::string::npos);
 }
 
-TEST_CASE("inductor: the enumerator's lowering realizes at the read thresholds as the greedy plan does") {
+TEST_CASE("inductor: the enumerator's lowering realizes at the read and op-count thresholds as greedy does") {
   // Inputs i0..i(k-1) summed by a chain of adds (the last reads all k buffers through the inlined ones), read by
   // `readers` relus marked output. Realized: the chain's end when it has two readers and reads more than 4
   // buffers, or reads more than 8 whatever its readers; every other add is inlined.
@@ -272,6 +272,21 @@ TEST_CASE("inductor: the enumerator's lowering realizes at the read thresholds a
     const GreedyGrouping grouping = greedy_grouping(g, l, plan_checked(g, FusionPlanner(options)));
     CHECK_MESSAGE(grouping.disagreement.empty(), grouping.disagreement);
   }
+  // Op counts are a tree's: a(k+1) = a(k) + relu(a(k)) holds 46 ops by a5 (9 distinct), over the 30 threshold.
+  FusionGraph g;
+  OpId a = g.add_op(OpKind::exp, {g.add_op(OpKind::input, {}, Shape{16})}, Shape{16});
+  for (int k = 1; k < 5; ++k) a = g.add_op(OpKind::add, {a, g.add_op(OpKind::relu, {a}, Shape{16})}, Shape{16});
+  FusionOp out;
+  out.kind = OpKind::relu;
+  out.inputs = {a};
+  out.shape = Shape{16};
+  out.output = true;
+  g.add_op(std::move(out));
+  const InductorLowering l = *inductor_lowering(g, options.rules);
+  CHECK(!l.inlined[static_cast<std::size_t>(a)]);
+  for (OpId x = 1; x < a; ++x) CHECK(l.inlined[static_cast<std::size_t>(x)]);
+  const GreedyGrouping grouping = greedy_grouping(g, l, plan_checked(g, FusionPlanner(options)));
+  CHECK_MESSAGE(grouping.disagreement.empty(), grouping.disagreement);
 }
 
 TEST_CASE("inductor: the brute-force enumerator finds greedy's grouping legal and prices it as the planner does") {
@@ -299,4 +314,38 @@ TEST_CASE("inductor: the brute-force enumerator finds greedy's grouping legal an
   }
   MESSAGE("enumerated " << compared << " graphs; a partition faster than greedy's on " << faster);
   CHECK(compared > scaled(1'500) / 2);
+}
+
+TEST_CASE("inductor: 2,000 random graphs: optimal plans equal the brute-force fastest; never slower than greedy") {
+  std::mt19937_64 rng(20261205);
+  int compared = 0, greedy_missed = 0;
+  double worst = 1.0;
+  for (int i = 0; compared < scaled(2'000); ++i) {
+    const InductorCase c = inductor_case(rng, SearchMode::optimal);
+    const std::optional<InductorOptimum> best = brute_force_min_inductor_time(c.graph, c.lowering, c.options, 12);
+    if (!best) continue;
+    ++compared;
+    const std::string json = graph_json(c.graph);
+    CAPTURE(i);
+    CAPTURE(json);
+    CAPTURE(c.options.rules.max_group_ops);
+    CAPTURE(c.options.rules.epilogue);
+    const FusionPlan plan = plan_checked(c.graph, FusionPlanner(c.options));
+    const double greedy = c.greedy.time_fused_us;
+    REQUIRE(plan.search.present);
+    CHECK(plan.search.objective == "time");
+    CHECK(plan.search.status == "optimal");
+    CHECK(plan.time_fused_us <= best->time_us + rounding_us(c.graph));
+    CHECK(plan.time_fused_us >= best->time_us - 1e-9 * best->time_us);  // nothing beats the brute-force optimum
+    CHECK(plan.search.lower_bound_us <= best->time_us + 1e-9 * best->time_us);
+    CHECK(plan.search.greedy_time_fused_us == greedy);
+    CHECK(plan.time_fused_us <= greedy + 1e-9 * greedy);
+    if (greedy > best->time_us + rounding_us(c.graph)) {
+      ++greedy_missed;
+      worst = std::max(worst, greedy / best->time_us);
+    }
+  }
+  MESSAGE("compared " << compared << " graphs; greedy inductor missed the fastest plan on " << greedy_missed
+                      << ", by up to " << worst << "x its time");
+  CHECK(greedy_missed > 0);
 }
