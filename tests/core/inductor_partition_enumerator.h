@@ -15,12 +15,13 @@
 // group of two or more nodes is legal (fusible members of one region, at most max_group_ops of them when that
 // is > 0, connected by shared buffers; ranges: one range for all reductions and numel n·r or n for the rest
 // when a reduction (n, r) is present, else one numel; at most one template, whose other members are pointwise
-// nodes of its numel, none of them read by it, one of them reading it), and the group graph is acyclic (a
-// group depends on the owner of every buffer its closures read from outside it). Each group holds the inlined
-// ops of its members' closures as copies, once. Time is the time model written out again: per group of
-// non-sources, the distinct outside buffers its closures read plus the members written (a graph output —
-// `output` or read by nothing — or read by another group), the flops of the union of its closures once each,
-// kernel_time_us; summed. Ops are bits of a 64-bit mask, so graphs have at most 64 ops.
+// nodes — a ConcatKernel counts as one, as the greedy scheduler fuses it — of its numel, none of them read by
+// it, one of them reading it), and the group graph is acyclic (a group depends on the owner of every buffer
+// its closures read from outside it). Each group holds the inlined ops of its members' closures as copies,
+// once. Time is the time model written out again: per group of non-sources, the distinct outside buffers its
+// closures read plus the members written (a graph output — `output` or read by nothing — or read by another
+// group), the flops of the union of its closures once each, kernel_time_us; summed. Ops are bits of a 64-bit
+// mask, so graphs have at most 64 ops.
 #pragma once
 
 #include <algorithm>
@@ -187,6 +188,11 @@ inline GreedyGrouping greedy_grouping(const FusionGraph& g, const InductorLoweri
 inline bool is_template(const InductorLowering& l, std::size_t x) {
   return l.kind[x] == presets::InductorNode::template_kernel;
 }
+// A ConcatKernel is a pointwise node reading its realized inputs (docs/strategies.md), so it may be an
+// epilogue.
+inline bool is_pointwise_node(const InductorLowering& l, std::size_t x) {
+  return l.kind[x] == presets::InductorNode::pointwise || l.kind[x] == presets::InductorNode::concat_kernel;
+}
 inline bool is_reduction(const InductorLowering& l, std::size_t x) {
   return l.kind[x] == presets::InductorNode::reduction;
 }
@@ -195,8 +201,8 @@ inline bool is_reduction(const InductorLowering& l, std::size_t x) {
 inline bool pair_possible(const FusionGraph& g, const InductorLowering& l, std::size_t a, std::size_t b) {
   if (is_template(l, b)) std::swap(a, b);
   if (is_template(l, a))
-    return !is_template(l, b) && l.kind[b] == presets::InductorNode::pointwise &&
-           l.range[b].numel == l.range[a].numel && !(l.reads[a] & bit_of(b));
+    return !is_template(l, b) && is_pointwise_node(l, b) && l.range[b].numel == l.range[a].numel &&
+           !(l.reads[a] & bit_of(b));
   if (is_reduction(l, b)) std::swap(a, b);
   const auto fits = [](const presets::IterationRange& r, std::uint64_t numel) {
     return numel == r.numel * r.rnumel || numel == r.numel;
@@ -273,7 +279,7 @@ inline bool inductor_group_legal(const FusionGraph& g, const InductorLowering& l
   bool read_by_member = false;
   for (std::size_t x : members) {
     if (x == *t) continue;
-    if (l.kind[x] != presets::InductorNode::pointwise || l.range[x].numel != l.range[*t].numel) return false;
+    if (!is_pointwise_node(l, x) || l.range[x].numel != l.range[*t].numel) return false;
     if (l.reads[*t] & bit_of(x)) return false;
     read_by_member = read_by_member || (l.reads[x] & bit_of(*t));
   }

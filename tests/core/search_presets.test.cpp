@@ -83,9 +83,24 @@ struct InductorCase {
   InductorLowering lowering;
 };
 
-InductorCase inductor_case(std::mt19937_64& rng, SearchMode mode) {
+// Some concats of g widened to 9 or 10 inputs (earlier ops), so they lower to ConcatKernels.
+FusionGraph widen_concats(std::mt19937_64& rng, const FusionGraph& g) {
+  FusionGraph out;
+  for (std::size_t x = 0; x < g.size(); ++x) {
+    FusionOp op = g.op(static_cast<OpId>(x));
+    if (op.kind == OpKind::concat && rng() % 2) {
+      const std::size_t inputs = 9 + rng() % 2;
+      while (op.inputs.size() < inputs) op.inputs.push_back(static_cast<OpId>(rng() % x));
+    }
+    out.add_op(std::move(op));
+  }
+  return out;
+}
+
+InductorCase inductor_case(std::mt19937_64& rng, SearchMode mode, bool wide_concats = false) {
   InductorCase c;
   c.graph = random_strategy_graph(rng, 3 + static_cast<int>(rng() % 12));
+  if (wide_concats) c.graph = widen_concats(rng, c.graph);
   c.options = inductor_options(rng, mode);
   PlannerOptions greedy = c.options;
   greedy.search = {};
@@ -290,11 +305,15 @@ TEST_CASE("inductor: the enumerator's lowering realizes at the read and op-count
 }
 
 TEST_CASE("inductor: the brute-force enumerator finds greedy's grouping legal and prices it as the planner does") {
+  // Half the graphs have concats of 9-10 inputs (ConcatKernels); the scheduler fuses a ConcatKernel as a pointwise
+  // node, also into a template's epilogue, and the enumerator must allow what greedy forms.
   std::mt19937_64 rng(20261204);
-  int compared = 0, faster = 0;
+  int compared = 0, faster = 0, concat_kernels = 0;
   for (int i = 0; i < scaled(1'500); ++i) {
     CAPTURE(i);
-    const InductorCase c = inductor_case(rng, SearchMode::greedy);
+    const InductorCase c = inductor_case(rng, SearchMode::greedy, i % 2 == 1);  // half with ConcatKernels
+    concat_kernels += std::count(c.lowering.kind.begin(), c.lowering.kind.end(),
+                                 presets::InductorNode::concat_kernel) > 0;
     const std::string json = graph_json(c.graph);
     CAPTURE(json);
     const GreedyGrouping grouping = greedy_grouping(c.graph, c.lowering, c.greedy);
@@ -312,8 +331,10 @@ TEST_CASE("inductor: the brute-force enumerator finds greedy's grouping legal an
     CHECK(best->time_us <= greedy_time * (1 + 1e-9));  // greedy's grouping is one of the partitions
     faster += best->time_us < greedy_time - rounding_us(c.graph) ? 1 : 0;
   }
-  MESSAGE("enumerated " << compared << " graphs; a partition faster than greedy's on " << faster);
+  MESSAGE("enumerated " << compared << " graphs; a partition faster than greedy's on " << faster << "; "
+                         << concat_kernels << " graphs with ConcatKernels");
   CHECK(compared > scaled(1'500) / 2);
+  CHECK(concat_kernels > 0);
 }
 
 TEST_CASE("inductor: 2,000 random graphs: optimal plans equal the brute-force fastest; never slower than greedy") {
