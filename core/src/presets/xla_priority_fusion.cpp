@@ -18,10 +18,13 @@ namespace {
 constexpr std::size_t kMaxConsumers = 64;
 
 // A max-heap of ops by key, one entry per op, with its position kept so that a key can change in place.
-// Keys live in the heap's own array, next to their op, for locality.
+// Keys live in the heap's own array, next to their op, for locality: 16-byte records, 4-byte positions.
 class IndexedHeap {
  public:
-  using Key = std::pair<double, std::int64_t>;  // (priority, minus the op's place in the order)
+  struct Key {
+    double priority;
+    std::int32_t rank;  // minus the op's place in the order: ties go to the earlier op
+  };
   explicit IndexedHeap(std::size_t n) : at_(n, -1) {}
 
   bool empty() const { return items_.empty(); }
@@ -37,7 +40,7 @@ class IndexedHeap {
 
   void set(OpId x, Key key) {
     if (at_[x] < 0) {
-      at_[x] = static_cast<std::int64_t>(items_.size());
+      at_[x] = static_cast<std::int32_t>(items_.size());
       items_.push_back({key, x});
     } else {
       items_[static_cast<std::size_t>(at_[x])].key = key;
@@ -65,13 +68,17 @@ class IndexedHeap {
     Key key;
     OpId op;
   };
+  // The order of (priority, rank) pairs: a before b when b is larger.
+  static bool above(const Key& a, const Key& b) {
+    return b.priority < a.priority || (!(a.priority < b.priority) && b.rank < a.rank);
+  }
   void place(std::size_t i, const Item& item) {
     items_[i] = item;
-    at_[item.op] = static_cast<std::int64_t>(i);
+    at_[item.op] = static_cast<std::int32_t>(i);
   }
   void up(std::size_t i) {
     const Item x = items_[i];
-    while (i > 0 && x.key > items_[(i - 1) / 2].key) {
+    while (i > 0 && above(x.key, items_[(i - 1) / 2].key)) {
       place(i, items_[(i - 1) / 2]);
       i = (i - 1) / 2;
     }
@@ -83,8 +90,8 @@ class IndexedHeap {
       std::size_t best = i;
       const Key* best_key = &x.key;
       const std::size_t l = 2 * i + 1, r = l + 1;
-      if (l < items_.size() && items_[l].key > *best_key) best = l, best_key = &items_[l].key;
-      if (r < items_.size() && items_[r].key > *best_key) best = r;
+      if (l < items_.size() && above(items_[l].key, *best_key)) best = l, best_key = &items_[l].key;
+      if (r < items_.size() && above(items_[r].key, *best_key)) best = r;
       if (best == i) break;
       place(i, items_[best]);
       i = best;
@@ -93,7 +100,7 @@ class IndexedHeap {
   }
 
   std::vector<Item> items_;
-  std::vector<std::int64_t> at_;  // per op: index in items_, -1 when absent
+  std::vector<std::int32_t> at_;  // per op: index in items_, -1 when absent
   bool building_ = false;
 };
 
@@ -108,7 +115,7 @@ class PriorityFusion {
       : in_(in), g_(in.graph), hardware_(*hardware_profile(in.options.hardware)), heap_(in.graph.size()),
         budget_(16 * static_cast<std::int64_t>(g_.size()) + 1024) {
     const std::size_t n = g_.size();
-    alive_.assign(n, 0);
+    flags_.assign(n, {});
     inputs_.resize(n);
     input_bytes_.assign(n, 0);
     readers_.resize(n);
@@ -122,14 +129,13 @@ class PriorityFusion {
     terms_.resize(n);
     position_.assign(n, 0);
     refusal_.assign(n, {});
-    for (std::size_t k = 0; k < in.order.size(); ++k) position_[in.order[k]] = static_cast<std::int64_t>(k);
+    for (std::size_t k = 0; k < in.order.size(); ++k) position_[in.order[k]] = static_cast<std::int32_t>(k);
     // Compact per-op facts, so that the hot loops do not touch the ops themselves.
     bytes_.resize(n);
     elements_.resize(n);
     role_.resize(n);
     kind_.resize(n);
     output_.assign(n, 0);
-    stale_.assign(n, 0);
     blocked_by_.assign(n, -1);
     bitcast_readers_.assign(n, 0);
     region_.resize(n);
@@ -146,7 +152,7 @@ class PriorityFusion {
     for (OpId x : in.order) {
       const FusionOp& op = g_.op(x);
       if (op.is_source()) continue;
-      alive_[x] = 1;
+      flags_[x].alive = true;
       inputs_[x].assign(in.producers.begin(x), in.producers.end(x));
       std::sort(inputs_[x].begin(), inputs_[x].end());
       count_input_bytes(x);
@@ -164,18 +170,19 @@ class PriorityFusion {
           blocked_by_[x] = c;
           break;
         }
+    for (std::size_t x = 0; x < n; ++x) flags_[x].fixed = fixed_refusal(static_cast<OpId>(x));
   }
 
   PriorityFusionResult run() {
     if (in_.options.rules.passes & xla_priority) {
       heap_.reserve_build(true);
       for (OpId x : in_.order)
-        if (alive_[x]) push(x);
+        if (flags_[x].alive) push(x);
       heap_.reserve_build(false);  // one O(n) heapify of the first priorities
       while (!heap_.empty()) {
         const OpId x = heap_.top();
-        if (stale_[x]) {  // refreshed when it reaches the top; fused only if it stays there
-          stale_[x] = 0;
+        if (flags_[x].stale) {  // refreshed when it reaches the top; fused only if it stays there
+          flags_[x].stale = false;
           push(x);
           continue;
         }
@@ -409,7 +416,7 @@ class PriorityFusion {
       elementwise_[c] = elementwise_[c] && elementwise_[p] && elements(p) == elements(c);
     }
     for (OpId i : inputs_[p]) {  // P's producers are now read by P's consumers
-      if (!alive_[i] || fixed_refusal(i)) continue;  // (the readers of a refused producer are never read again)
+      if (!flags_[i].alive || flags_[i].fixed) continue;  // (the readers of a refused producer are never read again)
       auto& list = readers_[i];  // ascending: P out, each consumer in where it belongs
       if (!stays)
         if (const auto at = std::lower_bound(list.begin(), list.end(), p); at != list.end() && *at == p) {
@@ -427,21 +434,21 @@ class PriorityFusion {
       bitcast_readers_[p] = static_cast<std::int32_t>(left.size());
       readers_[p] = std::move(left);
     } else {
-      alive_[p] = 0;
+      flags_[p].alive = false;
       refusal_[p] = {};
     }
     ++mark_;
-    if (touched_.size() != g_.size()) touched_.assign(g_.size(), 0);
     auto touch = [&](OpId x) {
-      if (!alive_[x] || touched_[x] == mark_ || fixed_refusal(x)) return;
-      touched_[x] = mark_;
+      Flags& f = flags_[x];
+      if (!f.alive || f.touched == mark_ || f.fixed) return;
+      f.touched = mark_;
       if (heap_.contains(x))
-        stale_[x] = 1;  // a producer in the heap: its key is refreshed when it reaches the top
+        f.stale = true;  // a producer in the heap: its key is refreshed when it reaches the top
       else
         push(x);
     };
     for (OpId c : consumers) {
-      touched_[c] = mark_;
+      flags_[c].touched = mark_;
       push(c);  // a changed fusion: its own priority now
     }
     if (stays) touch(p);
@@ -459,7 +466,7 @@ class PriorityFusion {
     for (OpId x : in_.order) {
       out.refusal[x] = refusal_[x].reason;
       out.consumer[x] = refusal_[x].consumer;
-      if (!alive_[x]) continue;
+      if (!flags_[x].alive) continue;
       XlaFusion f;
       f.root = x;
       f.inputs = inputs_[x];
@@ -488,10 +495,16 @@ class PriorityFusion {
   std::vector<XlaRole> role_;
   std::vector<OpKind> kind_;
   std::vector<char> output_;                  // per op: a graph output
-  std::vector<char> stale_;                   // per producer in the heap: its key may be out of date
   std::vector<OpId> blocked_by_;              // per op: its first reader that takes no producer, or -1
   std::vector<std::int32_t> region_;          // per op: its region, numbered
-  std::vector<char> alive_;                   // per op: a live fusion rooted here
+  // Per op, together because touching a producer after a fusion reads them all at once.
+  struct Flags {
+    std::uint32_t touched = 0;  // == mark_: already looked at after the current fusion
+    bool alive = false;         // a live fusion rooted here
+    bool fixed = false;         // fixed_refusal(): refused for good
+    bool stale = false;         // a producer in the heap whose key may be out of date
+  };
+  std::vector<Flags> flags_;
   std::vector<std::vector<OpId>> inputs_;     // per fusion: sources and roots it reads, ascending
   std::vector<std::uint64_t> input_bytes_;    // per fusion: the bytes of inputs_, summed (saturating)
   std::vector<std::vector<OpId>> readers_;    // per fusion: the fusions that read it, ascending
@@ -506,9 +519,8 @@ class PriorityFusion {
   std::vector<Term> fresh_terms_;             // scratch for terms()
   std::vector<OpId> priority_consumers_;      // scratch for priority()
   std::vector<OpId> fuse_consumers_, merged_inputs_;  // scratch for fuse()
-  std::vector<std::int64_t> position_;        // per op: place in the topological order
+  std::vector<std::int32_t> position_;        // per op: place in the topological order
   std::vector<Refusal> refusal_;
-  std::vector<std::uint32_t> touched_;
   std::uint32_t mark_ = 0;
 };
 
