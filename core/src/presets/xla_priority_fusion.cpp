@@ -10,6 +10,7 @@
 #include "detail/saturating.h"
 #include "fusion/hardware.h"
 #include "fusion/time_model.h"
+#include "presets/indexed_heap.h"
 #include "presets/xla_kinds.h"
 
 namespace fusion::presets {
@@ -17,96 +18,55 @@ namespace {
 
 constexpr std::size_t kMaxConsumers = 64;
 
-// A max-heap of ops by key, one entry per op, with its position kept so that a key can change in place.
-// Keys live in the heap's own array, next to their op, for locality: 16-byte records, 4-byte positions.
-class IndexedHeap {
- public:
-  struct Key {
-    double priority;
-    std::int32_t rank;  // minus the op's place in the order: ties go to the earlier op
-  };
-  explicit IndexedHeap(std::size_t n) : at_(n, -1) {}
-
-  bool empty() const { return items_.empty(); }
-  bool contains(OpId x) const { return at_[x] >= 0; }
-  OpId top() const { return items_.front().op; }
-
-  // While building, set() only appends; ending the build orders everything at once.
-  void reserve_build(bool on) {
-    building_ = on;
-    if (!on)
-      for (std::size_t i = items_.size() / 2; i-- > 0;) down(i);
-  }
-
-  void set(OpId x, Key key) {
-    if (at_[x] < 0) {
-      at_[x] = static_cast<std::int32_t>(items_.size());
-      items_.push_back({key, x});
-    } else {
-      items_[static_cast<std::size_t>(at_[x])].key = key;
-    }
-    if (building_) return;
-    up(static_cast<std::size_t>(at_[x]));
-    down(static_cast<std::size_t>(at_[x]));
-  }
-
-  void erase(OpId x) {
-    if (at_[x] < 0) return;
-    const std::size_t i = static_cast<std::size_t>(at_[x]);
-    const Item last = items_.back();
-    items_.pop_back();
-    at_[x] = -1;
-    if (i < items_.size()) {
-      place(i, last);
-      up(i);
-      down(static_cast<std::size_t>(at_[last.op]));
-    }
-  }
-
- private:
-  struct Item {
-    Key key;
-    OpId op;
-  };
-  // The order of (priority, rank) pairs: a before b when b is larger.
-  static bool above(const Key& a, const Key& b) {
-    return b.priority < a.priority || (!(a.priority < b.priority) && b.rank < a.rank);
-  }
-  void place(std::size_t i, const Item& item) {
-    items_[i] = item;
-    at_[item.op] = static_cast<std::int32_t>(i);
-  }
-  void up(std::size_t i) {
-    const Item x = items_[i];
-    while (i > 0 && above(x.key, items_[(i - 1) / 2].key)) {
-      place(i, items_[(i - 1) / 2]);
-      i = (i - 1) / 2;
-    }
-    place(i, x);
-  }
-  void down(std::size_t i) {
-    const Item x = items_[i];
-    for (;;) {
-      std::size_t best = i;
-      const Key* best_key = &x.key;
-      const std::size_t l = 2 * i + 1, r = l + 1;
-      if (l < items_.size() && above(items_[l].key, *best_key)) best = l, best_key = &items_[l].key;
-      if (r < items_.size() && above(items_[r].key, *best_key)) best = r;
-      if (best == i) break;
-      place(i, items_[best]);
-      i = best;
-    }
-    place(i, x);
-  }
-
-  std::vector<Item> items_;
-  std::vector<std::int32_t> at_;  // per op: index in items_, -1 when absent
-  bool building_ = false;
-};
-
 struct Refusal {
   EdgeReason reason = EdgeReason::none;
   OpId consumer = -1;  // the consumer that refused (-1: all of them)
+};
+
+// What the hot loops need of an op itself, fixed from the start (one record, so they do not touch the ops).
+struct OpFacts {
+  std::uint64_t bytes = 0, elements = 0;  // its output's
+  std::int32_t region = 0;                // numbered
+  OpId blocked_by = -1;                   // its first reader that takes no producer, or -1
+  XlaRole role = XlaRole::own_kernel;
+  OpKind kind = OpKind::input;
+  bool output = false;  // a graph output
+  bool source = false;
+};
+
+// Per live fusion (by root): what a consumer's part of a priority reads, in one cache line.
+struct alignas(64) FusionState {
+  std::vector<OpId> inputs;          // sources and roots it reads, ascending
+  std::uint64_t input_bytes = 0;     // the bytes of inputs, summed (saturating)
+  std::uint64_t vector_flops = 0, matrix_flops = 0;
+  std::int64_t size = 1;             // members counted with repeats (for the budget)
+  std::uint32_t content = 0;         // bumped whenever it absorbs a producer
+  OpId reduction = -1;               // its reduction, or -1
+};
+
+// Per op, together because touching a producer after a fusion reads them all at once.
+struct Flags {
+  std::uint32_t touched = 0;  // == mark_: already looked at after the current fusion
+  bool alive = false;         // a live fusion rooted here
+  bool fixed = false;         // fixed_refusal(): refused for good
+  bool stale = false;         // a producer in the heap whose key may be out of date
+  bool elementwise = false;   // every member elementwise, of the root's size
+};
+
+// One consumer's part of P's priority, cached per (P, consumer) until either changes.
+struct Term {
+  OpId consumer;
+  std::uint32_t consumer_content, producer_content;
+  EdgeReason refusal;
+  std::int64_t operands;
+  double unfused, fused;
+};
+
+// Per producer: its readers and the cached terms of its priority.
+struct alignas(64) ProducerState {
+  std::vector<OpId> readers;         // the fusions that read it, ascending
+  std::vector<Term> terms;           // cached consumer terms, by consumer
+  std::int32_t bitcast_readers = 0;  // how many of readers are bitcasts (never fused into)
 };
 
 class PriorityFusion {
@@ -116,58 +76,44 @@ class PriorityFusion {
         budget_(16 * static_cast<std::int64_t>(g_.size()) + 1024) {
     const std::size_t n = g_.size();
     flags_.assign(n, {});
-    inputs_.resize(n);
-    input_bytes_.assign(n, 0);
-    readers_.resize(n);
-    absorbed_.resize(n);
-    vector_flops_.assign(n, 0);
-    matrix_flops_.assign(n, 0);
-    size_.assign(n, 1);
-    reduction_.assign(n, -1);
-    elementwise_.assign(n, 0);
-    content_.assign(n, 0);
-    terms_.resize(n);
+    fusion_.resize(n);
+    producer_.resize(n);
     position_.assign(n, 0);
     refusal_.assign(n, {});
     for (std::size_t k = 0; k < in.order.size(); ++k) position_[in.order[k]] = static_cast<std::int32_t>(k);
-    // Compact per-op facts, so that the hot loops do not touch the ops themselves.
-    bytes_.resize(n);
-    elements_.resize(n);
-    role_.resize(n);
-    kind_.resize(n);
-    output_.assign(n, 0);
-    blocked_by_.assign(n, -1);
-    bitcast_readers_.assign(n, 0);
-    region_.resize(n);
+    facts_.resize(n);
     std::map<std::string, std::int32_t> regions;
     for (std::size_t x = 0; x < n; ++x) {
       const FusionOp& op = g_.op(static_cast<OpId>(x));
-      bytes_[x] = tensor_bytes(op.shape, op.dtype_bytes).value_or(0);
-      elements_[x] = shape_elements(op.shape).value_or(0);
-      role_[x] = xla_role(g_, static_cast<OpId>(x));
-      kind_[x] = op.kind;
-      output_[x] = op.output || in.consumers.count(static_cast<OpId>(x)) == 0;
-      region_[x] = regions.emplace(op.region, static_cast<std::int32_t>(regions.size())).first->second;
+      OpFacts& f = facts_[x];
+      f.bytes = tensor_bytes(op.shape, op.dtype_bytes).value_or(0);
+      f.elements = shape_elements(op.shape).value_or(0);
+      f.role = xla_role(g_, static_cast<OpId>(x));
+      f.kind = op.kind;
+      f.output = op.output || in.consumers.count(static_cast<OpId>(x)) == 0;
+      f.source = op.is_source();
+      f.region = regions.emplace(op.region, static_cast<std::int32_t>(regions.size())).first->second;
     }
     for (OpId x : in.order) {
       const FusionOp& op = g_.op(x);
       if (op.is_source()) continue;
       flags_[x].alive = true;
-      inputs_[x].assign(in.producers.begin(x), in.producers.end(x));
-      std::sort(inputs_[x].begin(), inputs_[x].end());
+      FusionState& f = fusion_[x];
+      f.inputs.assign(in.producers.begin(x), in.producers.end(x));
+      std::sort(f.inputs.begin(), f.inputs.end());
       count_input_bytes(x);
-      readers_[x].assign(in.consumers.begin(x), in.consumers.end(x));
-      (uses_matrix_peak(op.kind) ? matrix_flops_ : vector_flops_)[x] = op_flops(g_, x);
-      if (role_[x] == XlaRole::reduction) reduction_[x] = x;
-      elementwise_[x] = is_fusible(op.kind);
+      producer_[x].readers.assign(in.consumers.begin(x), in.consumers.end(x));
+      (uses_matrix_peak(op.kind) ? f.matrix_flops : f.vector_flops) = op_flops(g_, x);
+      if (facts_[x].role == XlaRole::reduction) f.reduction = x;
+      flags_[x].elementwise = is_fusible(op.kind);
     }
     // A reader that takes no producer never fuses away, and no such reader is ever added: P is refused for good.
     for (std::size_t x = 0; x < n; ++x)
-      for (OpId c : readers_[x]) bitcast_readers_[x] += is_bitcast(c);
+      for (OpId c : producer_[x].readers) producer_[x].bitcast_readers += is_bitcast(c);
     for (std::size_t x = 0; x < n; ++x)
-      for (OpId c : readers_[x])
-        if (role_[c] == XlaRole::own_kernel && !is_bitcast(c)) {
-          blocked_by_[x] = c;
+      for (OpId c : producer_[x].readers)
+        if (facts_[c].role == XlaRole::own_kernel && !is_bitcast(c)) {
+          facts_[x].blocked_by = c;
           break;
         }
     for (std::size_t x = 0; x < n; ++x) flags_[x].fixed = fixed_refusal(static_cast<OpId>(x));
@@ -196,19 +142,19 @@ class PriorityFusion {
   }
 
  private:
-  std::uint64_t bytes(OpId x) const { return bytes_[x]; }
-  std::uint64_t elements(OpId x) const { return elements_[x]; }
+  std::uint64_t bytes(OpId x) const { return facts_[x].bytes; }
+  std::uint64_t elements(OpId x) const { return facts_[x].elements; }
 
   double time_of(OpId x) const {
-    return kernel_time_us(detail::saturating_add(bytes(x), input_bytes_[x]), vector_flops_[x], matrix_flops_[x],
-                          hardware_);
+    const FusionState& f = fusion_[x];
+    return kernel_time_us(detail::saturating_add(bytes(x), f.input_bytes), f.vector_flops, f.matrix_flops, hardware_);
   }
 
-  // Sums the bytes of x's inputs after inputs_[x] changed.
+  // Sums the bytes of x's inputs after its input list changed.
   void count_input_bytes(OpId x) {
     std::uint64_t total = 0;
-    for (OpId i : inputs_[x]) total = detail::saturating_add(total, bytes(i));
-    input_bytes_[x] = total;
+    for (OpId i : fusion_[x].inputs) total = detail::saturating_add(total, bytes(i));
+    fusion_[x].input_bytes = total;
   }
 
   // Replaces C's inputs by C's without P plus P's (each once), keeping the byte sum: C's sum without P, plus
@@ -216,8 +162,10 @@ class PriorityFusion {
   void absorb_inputs(OpId c, OpId p) {
     std::vector<OpId>& merged = merged_inputs_;  // scratch, swapped with C's list so capacity is reused
     merged.clear();
-    const auto& a = inputs_[c];
-    const auto& b = inputs_[p];
+    FusionState& fc = fusion_[c];
+    const FusionState& fp = fusion_[p];
+    const auto& a = fc.inputs;
+    const auto& b = fp.inputs;
     bool reads_p = false;
     std::uint64_t shared = 0;
     std::size_t i = 0, j = 0;
@@ -229,9 +177,9 @@ class PriorityFusion {
       if (next != p) merged.push_back(next);
       else reads_p = true;
     }
-    const bool saturated = input_bytes_[c] == detail::kSaturated || input_bytes_[p] == detail::kSaturated;
-    input_bytes_[c] = detail::saturating_add(input_bytes_[c] - (reads_p ? bytes(p) : 0), input_bytes_[p] - shared);
-    std::swap(inputs_[c], merged);
+    const bool saturated = fc.input_bytes == detail::kSaturated || fp.input_bytes == detail::kSaturated;
+    fc.input_bytes = detail::saturating_add(fc.input_bytes - (reads_p ? bytes(p) : 0), fp.input_bytes - shared);
+    std::swap(fc.inputs, merged);
     if (saturated) count_input_bytes(c);
   }
 
@@ -260,57 +208,50 @@ class PriorityFusion {
   }
 
   // The consumer's kernel time with P fused in, and its operand count: C's inputs without P, plus P's inputs
-  // that C does not read yet. C is one of P's readers, so it reads P (readers_ and inputs_ mirror each other).
+  // that C does not read yet. C is one of P's readers, so it reads P (readers and inputs mirror each other).
   // The shared inputs come from shared_inputs() (both input byte sums are kept).
   std::pair<double, std::int64_t> fused_time(OpId c, OpId p) const {
-    const auto& a = inputs_[c];
-    const auto& b = inputs_[p];
-    const auto [shared, both] = shared_inputs(a, b);
+    const FusionState& fc = fusion_[c];
+    const FusionState& fp = fusion_[p];
+    const auto [shared, both] = shared_inputs(fc.inputs, fp.inputs);
     const std::uint64_t total =
-        detail::saturating_add(detail::saturating_add(bytes(c), input_bytes_[c] - bytes(p)), input_bytes_[p] - shared);
-    const std::int64_t operands = static_cast<std::int64_t>(inputs_[c].size()) +
-                                  static_cast<std::int64_t>(inputs_[p].size()) - both;
-    return {kernel_time_us(total, vector_flops_[c] + vector_flops_[p], matrix_flops_[c] + matrix_flops_[p], hardware_),
+        detail::saturating_add(detail::saturating_add(bytes(c), fc.input_bytes - bytes(p)), fp.input_bytes - shared);
+    const std::int64_t operands =
+        static_cast<std::int64_t>(fc.inputs.size()) + static_cast<std::int64_t>(fp.inputs.size()) - both;
+    return {kernel_time_us(total, fc.vector_flops + fp.vector_flops, fc.matrix_flops + fp.matrix_flops, hardware_),
             operands};
   }
 
-  bool is_bitcast(OpId x) const { return kind_[x] == OpKind::reshape; }
+  bool is_bitcast(OpId x) const { return facts_[x].kind == OpKind::reshape; }
 
   // Does C read anything but P and scalar sources (an epilogue reads only its reduction)?
   bool reads_others(OpId c, OpId p) const {
-    for (OpId i : inputs_[c])
-      if (i != p && !(g_.op(i).is_source() && elements(i) <= 1)) return true;
+    for (OpId i : fusion_[c].inputs)
+      if (i != p && !(facts_[i].source && elements(i) <= 1)) return true;
     return false;
   }
 
   // Why P may not fuse into consumer C (the CanFuse checks of the header), or none.
   EdgeReason consumer_refusal(OpId p, OpId c) const {
-    if (region_[c] != region_[p]) return EdgeReason::region;
-    const XlaRole role = role_[c];
-    if (role == XlaRole::own_kernel) return EdgeReason::barrier_consumer;
-    if (role == XlaRole::scatter) {
+    const OpFacts& fc = facts_[c];
+    if (fc.region != facts_[p].region) return EdgeReason::region;
+    if (fc.role == XlaRole::own_kernel) return EdgeReason::barrier_consumer;
+    if (fc.role == XlaRole::scatter) {
       const OpId operand = g_.op(c).inputs.front();
-      if (operand == p || std::binary_search(inputs_[p].begin(), inputs_[p].end(), operand))
+      const auto& inputs = fusion_[p].inputs;
+      if (operand == p || std::binary_search(inputs.begin(), inputs.end(), operand))
         return EdgeReason::barrier_consumer;  // the scatter's in-place operand
     }
-    if (reduction_[c] >= 0 && kind_[p] == OpKind::concat) return EdgeReason::barrier_consumer;
-    if (reduction_[p] < 0) return EdgeReason::none;
-    if (reduction_[c] >= 0) return EdgeReason::anchor;
-    if (!elementwise_[c] || elements(c) != elements(p) || reads_others(c, p)) return EdgeReason::multi_pass;
+    const OpId reduction_c = fusion_[c].reduction;
+    if (reduction_c >= 0 && facts_[p].kind == OpKind::concat) return EdgeReason::barrier_consumer;
+    if (fusion_[p].reduction < 0) return EdgeReason::none;
+    if (reduction_c >= 0) return EdgeReason::anchor;
+    if (!flags_[c].elementwise || fc.elements != elements(p) || reads_others(c, p)) return EdgeReason::multi_pass;
     return EdgeReason::none;
   }
 
-  // One consumer's part of P's priority, cached per (P, consumer) until either changes.
-  struct Term {
-    OpId consumer;
-    std::uint32_t consumer_content, producer_content;
-    EdgeReason refusal;
-    std::int64_t operands;
-    double unfused, fused;
-  };
-
   Term term(OpId p, OpId c) {
-    Term t{c, content_[c], content_[p], consumer_refusal(p, c), 0, 0, 0};
+    Term t{c, fusion_[c].content, fusion_[p].content, consumer_refusal(p, c), 0, 0, 0};
     if (t.refusal != EdgeReason::none) return t;
     const auto [time, operands] = fused_time(c, p);
     t.operands = operands;
@@ -327,14 +268,15 @@ class PriorityFusion {
   // The terms of P's consumers, in consumer order, reusing cached ones whose two ends have not changed, up to
   // the first that refuses (the priority stops there; cached terms of later consumers are kept for next time).
   const std::vector<Term>& terms(OpId p, const std::vector<OpId>& consumers) {
-    std::vector<Term>& cached = terms_[p];
+    std::vector<Term>& cached = producer_[p].terms;
     std::vector<Term>& fresh = fresh_terms_;  // scratch: swapped with the cache below, so capacity is reused
     fresh.clear();
+    const std::uint32_t content_p = fusion_[p].content;
     std::size_t k = 0;
     for (OpId c : consumers) {
       while (k < cached.size() && cached[k].consumer < c) ++k;
-      const bool valid = k < cached.size() && cached[k].consumer == c && cached[k].consumer_content == content_[c] &&
-                         cached[k].producer_content == content_[p];
+      const bool valid = k < cached.size() && cached[k].consumer == c &&
+                         cached[k].consumer_content == fusion_[c].content && cached[k].producer_content == content_p;
       fresh.push_back(valid ? cached[k] : term(p, c));
       if (!refuses(fresh.back())) continue;
       for (; k < cached.size(); ++k)
@@ -347,18 +289,21 @@ class PriorityFusion {
 
   // P's priority, or a refusal.
   std::pair<double, Refusal> priority(OpId p) {
-    const XlaRole role = role_[p];
-    if (role == XlaRole::own_kernel || role == XlaRole::scatter) return {0, {EdgeReason::barrier_producer, -1}};
-    if (output_[p] || readers_[p].empty()) return {0, {EdgeReason::output, -1}};
-    if (blocked_by_[p] >= 0) return {0, {EdgeReason::barrier_consumer, blocked_by_[p]}};
-    if (readers_[p].size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
+    const OpFacts& facts = facts_[p];
+    const ProducerState& uses = producer_[p];
+    if (facts.role == XlaRole::own_kernel || facts.role == XlaRole::scatter)
+      return {0, {EdgeReason::barrier_producer, -1}};
+    if (facts.output || uses.readers.empty()) return {0, {EdgeReason::output, -1}};
+    if (facts.blocked_by >= 0) return {0, {EdgeReason::barrier_consumer, facts.blocked_by}};
+    if (uses.readers.size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
     const std::vector<OpId>& consumers = fused_readers(p, priority_consumers_);
     if (consumers.empty()) return {0, {EdgeReason::barrier_consumer, -1}};  // only bitcasts read it
     if (consumers.size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
-    if (reduction_[p] >= 0 && consumers.size() != readers_[p].size()) return {0, {EdgeReason::consumers, -1}};
-    if (reduction_[p] >= 0 && consumers.size() > 1) return {0, {EdgeReason::consumers, -1}};
-    const bool stays = consumers.size() < readers_[p].size();  // bitcast readers keep P's kernel
-    const std::int64_t copies = size_[p] * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
+    const bool reduction = fusion_[p].reduction >= 0;
+    if (reduction && consumers.size() != uses.readers.size()) return {0, {EdgeReason::consumers, -1}};
+    if (reduction && consumers.size() > 1) return {0, {EdgeReason::consumers, -1}};
+    const bool stays = consumers.size() < uses.readers.size();  // bitcast readers keep P's kernel
+    const std::int64_t copies = fusion_[p].size * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
     if (copies_ + copies > budget_) return {0, {EdgeReason::limit, -1}};
     double unfused = stays ? 0 : time_of(p), fused = 0;
     const std::int64_t limit = in_.options.rules.max_group_operands;
@@ -376,15 +321,17 @@ class PriorityFusion {
   // Refusals that nothing later can lift: not fusible as a producer, a graph output, or read by a kernel
   // that takes no producer (such a reader never fuses away).
   bool fixed_refusal(OpId p) const {
-    return role_[p] == XlaRole::own_kernel || role_[p] == XlaRole::scatter || output_[p] || blocked_by_[p] >= 0;
+    const OpFacts& f = facts_[p];
+    return f.role == XlaRole::own_kernel || f.role == XlaRole::scatter || f.output || f.blocked_by >= 0;
   }
 
   // The readers P is fused into: all but bitcasts (CanFuseWithAllNonBitcastUsers). Without bitcast readers
-  // (the common case) that is readers_[p] itself; else they are filtered into `scratch`.
+  // (the common case) that is P's reader list itself; else they are filtered into `scratch`.
   const std::vector<OpId>& fused_readers(OpId p, std::vector<OpId>& scratch) const {
-    if (bitcast_readers_[p] == 0) return readers_[p];
+    const ProducerState& uses = producer_[p];
+    if (uses.bitcast_readers == 0) return uses.readers;
     scratch.clear();
-    for (OpId c : readers_[p])
+    for (OpId c : uses.readers)
       if (!is_bitcast(c)) scratch.push_back(c);
     return scratch;
   }
@@ -398,41 +345,52 @@ class PriorityFusion {
       heap_.erase(x);
   }
 
-  void fuse(OpId p) {
-    // A copy: push() below changes the readers of P's producers, and P's own list when P stays.
-    std::vector<OpId>& consumers = fuse_consumers_;
-    const std::vector<OpId>& readers = fused_readers(p, consumers);
-    if (&readers != &consumers) consumers = readers;
-    const bool stays = consumers.size() < readers_[p].size();
-    copies_ += size_[p] * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
-    for (OpId c : consumers) {
-      absorb_inputs(c, p);
-      ++content_[c];
-      vector_flops_[c] += vector_flops_[p];
-      matrix_flops_[c] += matrix_flops_[p];
-      size_[c] += size_[p];
-      absorbed_[c].push_back(p);
-      if (reduction_[p] >= 0) reduction_[c] = reduction_[p];
-      elementwise_[c] = elementwise_[c] && elementwise_[p] && elements(p) == elements(c);
-    }
-    for (OpId i : inputs_[p]) {  // P's producers are now read by P's consumers
+  // C takes P in: its inputs, work, size, reduction and shape facts.
+  void absorb(OpId c, OpId p) {
+    absorb_inputs(c, p);
+    FusionState& fc = fusion_[c];
+    const FusionState& fp = fusion_[p];
+    ++fc.content;
+    fc.vector_flops += fp.vector_flops;
+    fc.matrix_flops += fp.matrix_flops;
+    fc.size += fp.size;
+    absorbed_.emplace_back(c, p);
+    if (fp.reduction >= 0) fc.reduction = fp.reduction;
+    flags_[c].elementwise = flags_[c].elementwise && flags_[p].elementwise && elements(p) == elements(c);
+  }
+
+  // P's producers are now read by P's consumers (and no longer by P unless it stays).
+  void move_readers(OpId p, const std::vector<OpId>& consumers, bool stays) {
+    for (OpId i : fusion_[p].inputs) {
       if (!flags_[i].alive || flags_[i].fixed) continue;  // (the readers of a refused producer are never read again)
-      auto& list = readers_[i];  // ascending: P out, each consumer in where it belongs
+      ProducerState& uses = producer_[i];
+      auto& list = uses.readers;  // ascending: P out, each consumer in where it belongs
       if (!stays)
         if (const auto at = std::lower_bound(list.begin(), list.end(), p); at != list.end() && *at == p) {
           list.erase(at);
-          bitcast_readers_[i] -= is_bitcast(p);
+          uses.bitcast_readers -= is_bitcast(p);
         }
       for (OpId c : consumers)
         if (const auto at = std::lower_bound(list.begin(), list.end(), c); at == list.end() || *at != c)
           list.insert(at, c);
     }
+  }
+
+  void fuse(OpId p) {
+    // A copy: push() below changes the readers of P's producers, and P's own list when P stays.
+    std::vector<OpId>& consumers = fuse_consumers_;
+    const std::vector<OpId>& readers = fused_readers(p, consumers);
+    if (&readers != &consumers) consumers = readers;
+    const bool stays = consumers.size() < producer_[p].readers.size();
+    copies_ += fusion_[p].size * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
+    for (OpId c : consumers) absorb(c, p);
+    move_readers(p, consumers, stays);
     if (stays) {
       std::vector<OpId> left;  // the bitcasts
-      for (OpId c : readers_[p])
+      for (OpId c : producer_[p].readers)
         if (is_bitcast(c)) left.push_back(c);
-      bitcast_readers_[p] = static_cast<std::int32_t>(left.size());
-      readers_[p] = std::move(left);
+      producer_[p].bitcast_readers = static_cast<std::int32_t>(left.size());
+      producer_[p].readers = std::move(left);
     } else {
       flags_[p].alive = false;
       refusal_[p] = {};
@@ -453,13 +411,26 @@ class PriorityFusion {
     }
     if (stays) touch(p);
     for (OpId c : consumers)
-      for (OpId i : inputs_[c]) touch(i);
+      for (OpId i : fusion_[c].inputs) touch(i);
   }
 
-  PriorityFusionResult result() const {
+  // Per fusion, the producers fused into it, as rows over the log (order within a row does not matter).
+  void absorbed_rows(std::vector<std::int64_t>& offsets, std::vector<OpId>& ids) const {
+    offsets.assign(g_.size() + 1, 0);
+    for (const auto& [c, p] : absorbed_) ++offsets[static_cast<std::size_t>(c) + 1];
+    for (std::size_t x = 0; x < g_.size(); ++x) offsets[x + 1] += offsets[x];
+    ids.resize(absorbed_.size());
+    std::vector<std::int64_t> fill(offsets.begin(), offsets.end() - 1);
+    for (const auto& [c, p] : absorbed_) ids[static_cast<std::size_t>(fill[c]++)] = p;
+  }
+
+  PriorityFusionResult result() {
     PriorityFusionResult out;
     out.refusal.assign(g_.size(), EdgeReason::none);
     out.consumer.assign(g_.size(), -1);
+    std::vector<std::int64_t> offsets;
+    std::vector<OpId> absorbed;
+    absorbed_rows(offsets, absorbed);
     std::vector<std::uint32_t> seen(g_.size(), 0);
     std::uint32_t mark = 0;
     std::vector<OpId> stack;
@@ -469,7 +440,7 @@ class PriorityFusion {
       if (!flags_[x].alive) continue;
       XlaFusion f;
       f.root = x;
-      f.inputs = inputs_[x];
+      f.inputs = std::move(fusion_[x].inputs);
       ++mark;
       stack.assign(1, x);
       seen[x] = mark;
@@ -477,8 +448,8 @@ class PriorityFusion {
         const OpId y = stack.back();
         stack.pop_back();
         f.members.push_back(y);
-        for (OpId z : absorbed_[y])
-          if (seen[z] != mark) seen[z] = mark, stack.push_back(z);
+        for (auto k = offsets[y]; k < offsets[y + 1]; ++k)
+          if (const OpId z = absorbed[static_cast<std::size_t>(k)]; seen[z] != mark) seen[z] = mark, stack.push_back(z);
       }
       std::sort(f.members.begin(), f.members.end());
       out.fusions.push_back(std::move(f));
@@ -491,31 +462,11 @@ class PriorityFusion {
   HardwareProfile hardware_;
   IndexedHeap heap_;  // the producers that may fuse, by priority
   std::int64_t budget_, copies_ = 0;
-  std::vector<std::uint64_t> bytes_, elements_;  // per op: its output's bytes and elements
-  std::vector<XlaRole> role_;
-  std::vector<OpKind> kind_;
-  std::vector<char> output_;                  // per op: a graph output
-  std::vector<OpId> blocked_by_;              // per op: its first reader that takes no producer, or -1
-  std::vector<std::int32_t> region_;          // per op: its region, numbered
-  // Per op, together because touching a producer after a fusion reads them all at once.
-  struct Flags {
-    std::uint32_t touched = 0;  // == mark_: already looked at after the current fusion
-    bool alive = false;         // a live fusion rooted here
-    bool fixed = false;         // fixed_refusal(): refused for good
-    bool stale = false;         // a producer in the heap whose key may be out of date
-  };
-  std::vector<Flags> flags_;
-  std::vector<std::vector<OpId>> inputs_;     // per fusion: sources and roots it reads, ascending
-  std::vector<std::uint64_t> input_bytes_;    // per fusion: the bytes of inputs_, summed (saturating)
-  std::vector<std::vector<OpId>> readers_;    // per fusion: the fusions that read it, ascending
-  std::vector<std::int32_t> bitcast_readers_; // per fusion: how many of readers_ are bitcasts (never fused into)
-  std::vector<std::vector<OpId>> absorbed_;   // per fusion: producers fused into it (their own lists stay)
-  std::vector<std::uint64_t> vector_flops_, matrix_flops_;
-  std::vector<std::int64_t> size_;            // per fusion: members counted with repeats (for the budget)
-  std::vector<OpId> reduction_;               // per fusion: its reduction, or -1
-  std::vector<char> elementwise_;             // per fusion: every member elementwise, of the root's size
-  std::vector<std::uint32_t> content_;        // per fusion: bumped whenever it absorbs a producer
-  std::vector<std::vector<Term>> terms_;      // per producer: cached consumer terms, by consumer
+  std::vector<OpFacts> facts_;                // per op
+  std::vector<Flags> flags_;                  // per op
+  std::vector<FusionState> fusion_;           // per live fusion (by root)
+  std::vector<ProducerState> producer_;       // per fusion, as a producer
+  std::vector<std::pair<OpId, OpId>> absorbed_;  // (consumer, producer) per copy fused, in order
   std::vector<Term> fresh_terms_;             // scratch for terms()
   std::vector<OpId> priority_consumers_;      // scratch for priority()
   std::vector<OpId> fuse_consumers_, merged_inputs_;  // scratch for fuse()
