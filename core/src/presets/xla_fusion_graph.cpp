@@ -94,10 +94,21 @@ bool XlaFusionGraph::same_space(OpId a, OpId b) const {
   return x.role != Role::reduction || y.role != Role::reduction || x.reduced == y.reduced;
 }
 
-// An edge between the groups: the later one in the group order reads a member of the earlier one (its external
-// inputs, kept by the stats; an edge never runs against the order).
+// An edge between the groups: the later one in the group order reads a member of the earlier one (an edge never
+// runs against the order). Looked for from the cheaper side: the later group's external inputs (kept by the
+// stats), or the readers of the earlier group's members.
 bool XlaFusionGraph::connected(OpId a, OpId b) {
   if (groups_.order_label(a) > groups_.order_label(b)) std::swap(a, b);
+  const auto inputs = static_cast<std::size_t>(stats_.counts(b).inputs);
+  std::size_t readers = 0;
+  for (OpId member : members_[a])
+    if ((readers += consumers_.count(member)) >= inputs) break;
+  if (readers < inputs) {
+    for (OpId member : members_[a])
+      for (auto it = consumers_.begin(member); it != consumers_.end(member); ++it)
+        if (find(*it) == b) return true;
+    return false;
+  }
   bool found = false;
   stats_.inputs_of(b, [&](OpId x) { found = found || find(x) == a; });
   return found;
