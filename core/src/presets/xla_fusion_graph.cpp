@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 
 #include "presets/xla_kinds.h"
 
@@ -23,22 +24,28 @@ FusionGraph build(const PresetInput& in, const PriorityFusionResult& p, std::vec
   std::vector<std::size_t> fusion_at(in.graph.size(), kNone);
   for (std::size_t k = 0; k < p.fusions.size(); ++k) fusion_at[p.fusions[k].root] = k;
   std::vector<OpId> node_of(in.graph.size(), -1);
-  FusionGraph graph;
+  std::vector<FusionOp> ops;
+  ops.reserve(in.graph.size());
   for (OpId x : in.order) {
-    const bool source = in.graph.op(x).is_source();
+    const FusionOp& from = in.graph.op(x);
+    const bool source = from.is_source();
     if (!source && fusion_at[x] == kNone) continue;
-    FusionOp op = in.graph.op(x);
-    op.inputs.clear();
-    op.name.clear();
-    op.label.clear();
+    FusionOp op;  // what the passes read of a node: kind, inputs, dtype_bytes, output, region (no shape or names)
+    op.kind = from.kind;
+    op.dtype_bytes = from.dtype_bytes;
+    op.region = from.region;
     op.output = !source && is_graph_output(in, x);
-    if (!source)
-      for (OpId i : p.fusions[fusion_at[x]].inputs) op.inputs.push_back(node_of[i]);
-    node_of[x] = graph.add_op(std::move(op));
+    if (!source) {
+      const std::vector<OpId>& inputs = p.fusions[fusion_at[x]].inputs;
+      op.inputs.reserve(inputs.size());
+      for (OpId i : inputs) op.inputs.push_back(node_of[i]);
+    }
+    node_of[x] = static_cast<OpId>(ops.size());
+    ops.push_back(std::move(op));
     root.push_back(x);
     fusion_of.push_back(source ? kNone : fusion_at[x]);
   }
-  return graph;
+  return FusionGraph::from_ops(std::move(ops));
 }
 
 std::vector<OpId> identity(std::size_t n) {
@@ -55,6 +62,15 @@ XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult prior
       order_(identity(graph_.size())), groups_(graph_, consumers_, order_), reach_(graph_, consumers_),
       members_(graph_.size()),
       stats_(graph_, producers_, consumers_, members_), info_(graph_.size()) {
+  // Per op, in one pass over the graph: a transpose or a reduction (the member loop below then reads no op
+  // but those; priority fusion's copies make about four member slots per op).
+  enum : std::uint8_t { plain, transpose, reduction };
+  std::vector<std::uint8_t> special(in.graph.size(), plain);
+  for (std::size_t x = 0; x < in.graph.size(); ++x) {
+    const auto id = static_cast<OpId>(x);
+    if (in.graph.op(id).kind == OpKind::transpose) special[x] = transpose;
+    else if (xla_role(in.graph, id) == XlaRole::reduction) special[x] = reduction;
+  }
   for (std::size_t k = 0; k < graph_.size(); ++k) {
     members_[k].push_back(static_cast<OpId>(k));
     Group& group = info_[k];
@@ -68,13 +84,14 @@ XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult prior
     const bool lone_bitcast = f.members.size() == 1 && in.graph.op(f.root).kind == OpKind::reshape;
     group.role = xla_role(in.graph, f.root) != XlaRole::loop || lone_bitcast ? Role::own_kernel : Role::loop;
     for (OpId x : f.members) {
+      if (special[x] == plain) continue;
       const FusionOp& op = in.graph.op(x);
-      if (op.kind == OpKind::transpose && !group.transpose) {
+      if (special[x] == transpose && !group.transpose) {
         group.transpose = true;
         group.transpose_in = in.graph.op(op.inputs.front()).shape;
         group.transpose_out = op.shape;
       }
-      if (xla_role(in.graph, x) != XlaRole::reduction) continue;
+      if (special[x] != reduction) continue;
       group.role = Role::reduction;
       group.reduced = elements(op);
       group.space = contiguous_reduction(in.graph, x) ? elements(in.graph.op(op.inputs.front())) : elements(op);
@@ -277,10 +294,16 @@ detail::Grouping XlaFusionGraph::grouping() const {
   const std::size_t n = in_.graph.size();
   detail::Grouping out;
   out.representative.assign(n, -1);
-  std::vector<std::vector<OpId>> holders(n);  // per op: representatives (op ids) of the groups computing it
-  std::vector<OpId> first_fusion(n, -1);      // per op: the root of the first priority fusion computing it
+  Holders holders;                        // per op: representatives (op ids) of the groups computing it
+  std::vector<OpId> first_fusion(n, -1);  // per op: the root of the first priority fusion computing it
   auto& groups = const_cast<detail::GroupGraph&>(groups_);
   std::vector<std::int64_t> copies(n, 0);  // per representative op: ops it computes that others compute too
+  holders.offsets.assign(n + 1, 0);
+  for (const XlaFusion& f : priority_.fusions)
+    for (OpId x : f.members) ++holders.offsets[static_cast<std::size_t>(x) + 1];
+  for (std::size_t x = 0; x < n; ++x) holders.offsets[x + 1] += holders.offsets[x];
+  holders.ids.resize(static_cast<std::size_t>(holders.offsets[n]));
+  holders.ends.assign(holders.offsets.begin(), holders.offsets.end() - 1);
   for (std::size_t node = 0; node < graph_.size(); ++node) {
     const OpId rep = groups.find(static_cast<OpId>(node));
     if (fusion_of_[node] == kNone) {
@@ -289,7 +312,7 @@ detail::Grouping XlaFusionGraph::grouping() const {
     }
     const XlaFusion& f = priority_.fusions[fusion_of_[node]];
     for (OpId x : f.members) {
-      holders[x].push_back(root_[rep]);
+      holders.ids[static_cast<std::size_t>(holders.ends[x]++)] = root_[rep];
       if (first_fusion[x] < 0) first_fusion[x] = f.root;
     }
   }
@@ -297,9 +320,10 @@ detail::Grouping XlaFusionGraph::grouping() const {
   for (std::size_t node = 0; node < graph_.size(); ++node)
     if (fusion_of_[node] != kNone) own[root_[node]] = root_[groups.find(static_cast<OpId>(node))];
   for (std::size_t x = 0; x < n; ++x) {
-    auto& list = holders[x];
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
+    OpId* first = holders.begin(static_cast<OpId>(x));
+    std::sort(first, holders.end(static_cast<OpId>(x)));
+    holders.ends[x] = std::unique(first, holders.end(static_cast<OpId>(x))) - holders.ids.data();
+    const std::span<const OpId> list(first, holders.end(static_cast<OpId>(x)));
     const OpId owner = own[x] >= 0 ? own[x] : (list.size() == 1 ? list.front() : -1);
     if (owner >= 0 && out.representative[x] < 0) out.representative[x] = owner;
     for (OpId rep : list)
@@ -330,16 +354,17 @@ detail::Grouping XlaFusionGraph::grouping() const {
 
 // The reason of every edge left unfused (xla_pipeline.cpp states the rule): the consumer's group is its owner,
 // or the first group holding a copy of it.
-void XlaFusionGraph::edge_reasons(const std::vector<std::vector<OpId>>& holders, const std::vector<OpId>& first_fusion,
+void XlaFusionGraph::edge_reasons(const Holders& holders, const std::vector<OpId>& first_fusion,
                                   detail::Grouping& out) const {
   const FusionGraph& g = in_.graph;
   out.reasons.assign(in_.producers.ids.size(), EdgeReason::none);
   for (std::size_t v = 0; v < g.size(); ++v) {
-    if (holders[v].empty()) continue;
-    const OpId group = out.representative[v] >= 0 ? out.representative[v] : holders[v].front();
+    const auto consumer = static_cast<OpId>(v);
+    if (holders.begin(consumer) == holders.end(consumer)) continue;
+    const OpId group = out.representative[v] >= 0 ? out.representative[v] : *holders.begin(consumer);
     for (auto k = in_.producers.offsets[v]; k < in_.producers.offsets[v + 1]; ++k) {
       const OpId u = in_.producers.ids[static_cast<std::size_t>(k)];
-      if (std::binary_search(holders[u].begin(), holders[u].end(), group)) continue;
+      if (std::binary_search(holders.begin(u), holders.end(u), group)) continue;
       EdgeReason& reason = out.reasons[static_cast<std::size_t>(k)];
       const EdgeReason refused = priority_.refusal[u];
       if (g.op(u).is_source()) reason = EdgeReason::source;

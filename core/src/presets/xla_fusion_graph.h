@@ -48,6 +48,16 @@ class XlaFusionGraph {
 
  private:
   enum class Role : std::uint8_t { source, loop, reduction, own_kernel };
+  // Per op, the representatives of the groups computing it, as rows (ascending once grouping() sorts them).
+  struct Holders {
+    std::vector<std::int64_t> offsets;  // row x starts at offsets[x]
+    std::vector<std::int64_t> ends;     // ... and ends at ends[x]
+    std::vector<OpId> ids;
+    OpId* begin(OpId x) { return ids.data() + offsets[x]; }
+    OpId* end(OpId x) { return ids.data() + ends[x]; }
+    const OpId* begin(OpId x) const { return ids.data() + offsets[x]; }
+    const OpId* end(OpId x) const { return ids.data() + ends[x]; }
+  };
   struct Group {
     Role role = Role::own_kernel;
     std::uint64_t space = 0;          // iteration space (elements)
@@ -67,8 +77,7 @@ class XlaFusionGraph {
   // Budget + cycle check; the merged group. Callers merging groups with no edge between them (siblings,
   // horizontal) check over_budget_unconnected first.
   std::optional<OpId> merge(OpId a, OpId b);
-  void edge_reasons(const std::vector<std::vector<OpId>>& holders, const std::vector<OpId>& first_fusion,
-                    detail::Grouping& out) const;
+  void edge_reasons(const Holders& holders, const std::vector<OpId>& first_fusion, detail::Grouping& out) const;
   void fuse_siblings(OpId parent);
   void fuse_into_consumer(OpId producer);
   void fuse_operands(const std::vector<OpId>& operands);
