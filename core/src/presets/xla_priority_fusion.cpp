@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -11,6 +12,7 @@
 #include "fusion/hardware.h"
 #include "fusion/time_model.h"
 #include "presets/indexed_heap.h"
+#include "presets/row_arena.h"
 #include "presets/xla_kinds.h"
 
 namespace fusion::presets {
@@ -36,7 +38,7 @@ struct OpFacts {
 
 // Per live fusion (by root): what a consumer's part of a priority reads, in one cache line.
 struct alignas(64) FusionState {
-  std::vector<OpId> inputs;          // sources and roots it reads, ascending
+  Row inputs;                        // sources and roots it reads, ascending (in the inputs arena)
   std::uint64_t input_bytes = 0;     // the bytes of inputs, summed (saturating)
   std::uint64_t vector_flops = 0, matrix_flops = 0;
   std::int64_t size = 1;             // members counted with repeats (for the budget)
@@ -64,7 +66,7 @@ struct Term {
 
 // Per producer: its readers and the cached terms of its priority.
 struct alignas(64) ProducerState {
-  std::vector<OpId> readers;         // the fusions that read it, ascending
+  Row readers;                       // the fusions that read it, ascending (in the readers arena)
   std::vector<Term> terms;           // cached consumer terms, by consumer
   std::int32_t bitcast_readers = 0;  // how many of readers are bitcasts (never fused into)
 };
@@ -75,6 +77,8 @@ class PriorityFusion {
       : in_(in), g_(in.graph), hardware_(*hardware_profile(in.options.hardware)), heap_(in.graph.size()),
         budget_(16 * static_cast<std::int64_t>(g_.size()) + 1024) {
     const std::size_t n = g_.size();
+    input_rows_.reserve(in.producers.ids.size() * 2);
+    reader_rows_.reserve(in.consumers.ids.size() * 2);
     flags_.assign(n, {});
     fusion_.resize(n);
     producer_.resize(n);
@@ -99,19 +103,19 @@ class PriorityFusion {
       if (op.is_source()) continue;
       flags_[x].alive = true;
       FusionState& f = fusion_[x];
-      f.inputs.assign(in.producers.begin(x), in.producers.end(x));
-      std::sort(f.inputs.begin(), f.inputs.end());
+      input_rows_.assign(f.inputs, in.producers.begin(x), in.producers.end(x));
+      std::sort(input_rows_.view(f.inputs).begin(), input_rows_.view(f.inputs).end());
       count_input_bytes(x);
-      producer_[x].readers.assign(in.consumers.begin(x), in.consumers.end(x));
+      reader_rows_.assign(producer_[x].readers, in.consumers.begin(x), in.consumers.end(x));
       (uses_matrix_peak(op.kind) ? f.matrix_flops : f.vector_flops) = op_flops(g_, x);
       if (facts_[x].role == XlaRole::reduction) f.reduction = x;
       flags_[x].elementwise = is_fusible(op.kind);
     }
     // A reader that takes no producer never fuses away, and no such reader is ever added: P is refused for good.
     for (std::size_t x = 0; x < n; ++x)
-      for (OpId c : producer_[x].readers) producer_[x].bitcast_readers += is_bitcast(c);
+      for (OpId c : readers(static_cast<OpId>(x))) producer_[x].bitcast_readers += is_bitcast(c);
     for (std::size_t x = 0; x < n; ++x)
-      for (OpId c : producer_[x].readers)
+      for (OpId c : readers(static_cast<OpId>(x)))
         if (facts_[c].role == XlaRole::own_kernel && !is_bitcast(c)) {
           facts_[x].blocked_by = c;
           break;
@@ -143,6 +147,8 @@ class PriorityFusion {
 
  private:
   std::uint64_t bytes(OpId x) const { return facts_[x].bytes; }
+  std::span<const OpId> inputs(OpId x) const { return input_rows_.view(fusion_[x].inputs); }
+  std::span<const OpId> readers(OpId x) const { return reader_rows_.view(producer_[x].readers); }
   std::uint64_t elements(OpId x) const { return facts_[x].elements; }
 
   double time_of(OpId x) const {
@@ -153,19 +159,18 @@ class PriorityFusion {
   // Sums the bytes of x's inputs after its input list changed.
   void count_input_bytes(OpId x) {
     std::uint64_t total = 0;
-    for (OpId i : fusion_[x].inputs) total = detail::saturating_add(total, bytes(i));
+    for (OpId i : inputs(x)) total = detail::saturating_add(total, bytes(i));
     fusion_[x].input_bytes = total;
   }
 
   // Replaces C's inputs by C's without P plus P's (each once), keeping the byte sum: C's sum without P, plus
   // P's, minus the inputs both read (counted again from scratch only when a sum saturated).
   void absorb_inputs(OpId c, OpId p) {
-    std::vector<OpId>& merged = merged_inputs_;  // scratch, swapped with C's list so capacity is reused
+    std::vector<OpId>& merged = merged_inputs_;  // scratch, copied back into C's row
     merged.clear();
     FusionState& fc = fusion_[c];
     const FusionState& fp = fusion_[p];
-    const auto& a = fc.inputs;
-    const auto& b = fp.inputs;
+    const std::span<const OpId> a = inputs(c), b = inputs(p);
     bool reads_p = false;
     std::uint64_t shared = 0;
     std::size_t i = 0, j = 0;
@@ -179,15 +184,15 @@ class PriorityFusion {
     }
     const bool saturated = fc.input_bytes == detail::kSaturated || fp.input_bytes == detail::kSaturated;
     fc.input_bytes = detail::saturating_add(fc.input_bytes - (reads_p ? bytes(p) : 0), fp.input_bytes - shared);
-    std::swap(fc.inputs, merged);
+    input_rows_.assign(fc.inputs, merged.data(), merged.data() + merged.size());
     if (saturated) count_input_bytes(c);
   }
 
   // The bytes and the number of the inputs two sorted lists share. A short list is looked up in a long one
   // (a producer's few inputs in a wide fusion's), so the cost follows the shorter list; else one merge.
-  std::pair<std::uint64_t, std::int64_t> shared_inputs(const std::vector<OpId>& a, const std::vector<OpId>& b) const {
-    const std::vector<OpId>& shorter = a.size() < b.size() ? a : b;
-    const std::vector<OpId>& longer = a.size() < b.size() ? b : a;
+  std::pair<std::uint64_t, std::int64_t> shared_inputs(std::span<const OpId> a, std::span<const OpId> b) const {
+    const std::span<const OpId> shorter = a.size() < b.size() ? a : b;
+    const std::span<const OpId> longer = a.size() < b.size() ? b : a;
     std::uint64_t shared = 0;
     std::int64_t both = 0;
     if (shorter.size() * 16 < longer.size()) {
@@ -213,11 +218,11 @@ class PriorityFusion {
   std::pair<double, std::int64_t> fused_time(OpId c, OpId p) const {
     const FusionState& fc = fusion_[c];
     const FusionState& fp = fusion_[p];
-    const auto [shared, both] = shared_inputs(fc.inputs, fp.inputs);
+    const auto [shared, both] = shared_inputs(inputs(c), inputs(p));
     const std::uint64_t total =
         detail::saturating_add(detail::saturating_add(bytes(c), fc.input_bytes - bytes(p)), fp.input_bytes - shared);
     const std::int64_t operands =
-        static_cast<std::int64_t>(fc.inputs.size()) + static_cast<std::int64_t>(fp.inputs.size()) - both;
+        static_cast<std::int64_t>(fc.inputs.size) + static_cast<std::int64_t>(fp.inputs.size) - both;
     return {kernel_time_us(total, fc.vector_flops + fp.vector_flops, fc.matrix_flops + fp.matrix_flops, hardware_),
             operands};
   }
@@ -226,7 +231,7 @@ class PriorityFusion {
 
   // Does C read anything but P and scalar sources (an epilogue reads only its reduction)?
   bool reads_others(OpId c, OpId p) const {
-    for (OpId i : fusion_[c].inputs)
+    for (OpId i : inputs(c))
       if (i != p && !(facts_[i].source && elements(i) <= 1)) return true;
     return false;
   }
@@ -238,8 +243,8 @@ class PriorityFusion {
     if (fc.role == XlaRole::own_kernel) return EdgeReason::barrier_consumer;
     if (fc.role == XlaRole::scatter) {
       const OpId operand = g_.op(c).inputs.front();
-      const auto& inputs = fusion_[p].inputs;
-      if (operand == p || std::binary_search(inputs.begin(), inputs.end(), operand))
+      const std::span<const OpId> read = inputs(p);
+      if (operand == p || std::binary_search(read.begin(), read.end(), operand))
         return EdgeReason::barrier_consumer;  // the scatter's in-place operand
     }
     const OpId reduction_c = fusion_[c].reduction;
@@ -267,7 +272,7 @@ class PriorityFusion {
 
   // The terms of P's consumers, in consumer order, reusing cached ones whose two ends have not changed, up to
   // the first that refuses (the priority stops there; cached terms of later consumers are kept for next time).
-  const std::vector<Term>& terms(OpId p, const std::vector<OpId>& consumers) {
+  const std::vector<Term>& terms(OpId p, std::span<const OpId> consumers) {
     std::vector<Term>& cached = producer_[p].terms;
     std::vector<Term>& fresh = fresh_terms_;  // scratch: swapped with the cache below, so capacity is reused
     fresh.clear();
@@ -293,16 +298,16 @@ class PriorityFusion {
     const ProducerState& uses = producer_[p];
     if (facts.role == XlaRole::own_kernel || facts.role == XlaRole::scatter)
       return {0, {EdgeReason::barrier_producer, -1}};
-    if (facts.output || uses.readers.empty()) return {0, {EdgeReason::output, -1}};
+    if (facts.output || uses.readers.size == 0) return {0, {EdgeReason::output, -1}};
     if (facts.blocked_by >= 0) return {0, {EdgeReason::barrier_consumer, facts.blocked_by}};
-    if (uses.readers.size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
-    const std::vector<OpId>& consumers = fused_readers(p, priority_consumers_);
+    if (uses.readers.size > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
+    const std::span<const OpId> consumers = fused_readers(p, priority_consumers_);
     if (consumers.empty()) return {0, {EdgeReason::barrier_consumer, -1}};  // only bitcasts read it
     if (consumers.size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
     const bool reduction = fusion_[p].reduction >= 0;
-    if (reduction && consumers.size() != uses.readers.size()) return {0, {EdgeReason::consumers, -1}};
+    if (reduction && consumers.size() != uses.readers.size) return {0, {EdgeReason::consumers, -1}};
     if (reduction && consumers.size() > 1) return {0, {EdgeReason::consumers, -1}};
-    const bool stays = consumers.size() < uses.readers.size();  // bitcast readers keep P's kernel
+    const bool stays = consumers.size() < uses.readers.size;  // bitcast readers keep P's kernel
     const std::int64_t copies = fusion_[p].size * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
     if (copies_ + copies > budget_) return {0, {EdgeReason::limit, -1}};
     double unfused = stays ? 0 : time_of(p), fused = 0;
@@ -327,11 +332,10 @@ class PriorityFusion {
 
   // The readers P is fused into: all but bitcasts (CanFuseWithAllNonBitcastUsers). Without bitcast readers
   // (the common case) that is P's reader list itself; else they are filtered into `scratch`.
-  const std::vector<OpId>& fused_readers(OpId p, std::vector<OpId>& scratch) const {
-    const ProducerState& uses = producer_[p];
-    if (uses.bitcast_readers == 0) return uses.readers;
+  std::span<const OpId> fused_readers(OpId p, std::vector<OpId>& scratch) const {
+    if (producer_[p].bitcast_readers == 0) return readers(p);
     scratch.clear();
-    for (OpId c : uses.readers)
+    for (OpId c : readers(p))
       if (!is_bitcast(c)) scratch.push_back(c);
     return scratch;
   }
@@ -361,36 +365,39 @@ class PriorityFusion {
 
   // P's producers are now read by P's consumers (and no longer by P unless it stays).
   void move_readers(OpId p, const std::vector<OpId>& consumers, bool stays) {
-    for (OpId i : fusion_[p].inputs) {
+    for (OpId i : inputs(p)) {
       if (!flags_[i].alive || flags_[i].fixed) continue;  // (the readers of a refused producer are never read again)
-      ProducerState& uses = producer_[i];
-      auto& list = uses.readers;  // ascending: P out, each consumer in where it belongs
-      if (!stays)
+      ProducerState& uses = producer_[i];  // readers ascending: P out, each consumer in where it belongs
+      if (!stays) {
+        const std::span<const OpId> list = readers(i);
         if (const auto at = std::lower_bound(list.begin(), list.end(), p); at != list.end() && *at == p) {
-          list.erase(at);
+          reader_rows_.erase(uses.readers, static_cast<std::size_t>(at - list.begin()));
           uses.bitcast_readers -= is_bitcast(p);
         }
-      for (OpId c : consumers)
+      }
+      for (OpId c : consumers) {
+        const std::span<const OpId> list = readers(i);
         if (const auto at = std::lower_bound(list.begin(), list.end(), c); at == list.end() || *at != c)
-          list.insert(at, c);
+          reader_rows_.insert(uses.readers, static_cast<std::size_t>(at - list.begin()), c);
+      }
     }
   }
 
   void fuse(OpId p) {
     // A copy: push() below changes the readers of P's producers, and P's own list when P stays.
     std::vector<OpId>& consumers = fuse_consumers_;
-    const std::vector<OpId>& readers = fused_readers(p, consumers);
-    if (&readers != &consumers) consumers = readers;
-    const bool stays = consumers.size() < producer_[p].readers.size();
+    if (producer_[p].bitcast_readers == 0) consumers.assign(readers(p).begin(), readers(p).end());
+    else fused_readers(p, consumers);  // fills `consumers`
+    const bool stays = consumers.size() < producer_[p].readers.size;
     copies_ += fusion_[p].size * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
     for (OpId c : consumers) absorb(c, p);
     move_readers(p, consumers, stays);
     if (stays) {
       std::vector<OpId> left;  // the bitcasts
-      for (OpId c : producer_[p].readers)
+      for (OpId c : readers(p))
         if (is_bitcast(c)) left.push_back(c);
       producer_[p].bitcast_readers = static_cast<std::int32_t>(left.size());
-      producer_[p].readers = std::move(left);
+      reader_rows_.assign(producer_[p].readers, left.data(), left.data() + left.size());
     } else {
       flags_[p].alive = false;
       refusal_[p] = {};
@@ -411,7 +418,7 @@ class PriorityFusion {
     }
     if (stays) touch(p);
     for (OpId c : consumers)
-      for (OpId i : fusion_[c].inputs) touch(i);
+      for (OpId i : inputs(c)) touch(i);
   }
 
   // Per fusion, the producers fused into it, as rows over the log (order within a row does not matter).
@@ -440,7 +447,7 @@ class PriorityFusion {
       if (!flags_[x].alive) continue;
       XlaFusion f;
       f.root = x;
-      f.inputs = std::move(fusion_[x].inputs);
+      f.inputs.assign(inputs(x).begin(), inputs(x).end());
       ++mark;
       stack.assign(1, x);
       seen[x] = mark;
@@ -466,6 +473,7 @@ class PriorityFusion {
   std::vector<Flags> flags_;                  // per op
   std::vector<FusionState> fusion_;           // per live fusion (by root)
   std::vector<ProducerState> producer_;       // per fusion, as a producer
+  RowArena input_rows_, reader_rows_;         // the lists of fusion_ and producer_ (apart: one is read while the other grows)
   std::vector<std::pair<OpId, OpId>> absorbed_;  // (consumer, producer) per copy fused, in order
   std::vector<Term> fresh_terms_;             // scratch for terms()
   std::vector<OpId> priority_consumers_;      // scratch for priority()
