@@ -1,5 +1,5 @@
-// presets/row_arena.h — growable lists of op ids kept in one array (no allocation per list), for the per-fusion
-// lists of xla_priority_fusion.cpp.
+// presets/row_arena.h — growable lists (of op ids, or of any trivially copyable record) kept in one array, no
+// allocation per list, for the per-fusion lists of xla_priority_fusion.cpp.
 //
 // A Row names a slice of the arena: where it starts, its size and its room. A list that outgrows its room moves
 // to the end of the array with twice the room it needs; the slice it leaves is not reused, so the array holds
@@ -22,13 +22,14 @@ struct Row {
   std::uint32_t size = 0, room = 0;
 };
 
+template <typename T = OpId>
 class RowArena {
  public:
-  std::span<const OpId> view(const Row& row) const { return {ids_.data() + row.begin, row.size}; }
-  std::span<OpId> view(const Row& row) { return {ids_.data() + row.begin, row.size}; }
+  std::span<const T> view(const Row& row) const { return {ids_.data() + row.begin, row.size}; }
+  std::span<T> view(const Row& row) { return {ids_.data() + row.begin, row.size}; }
 
   // Replaces the row's ids by [first, last), which must not point into this arena.
-  void assign(Row& row, const OpId* first, const OpId* last) {
+  void assign(Row& row, const T* first, const T* last) {
     const auto size = static_cast<std::uint32_t>(last - first);
     if (size > row.room) relocate(row, size);
     std::copy(first, last, ids_.begin() + static_cast<std::ptrdiff_t>(row.begin));
@@ -36,7 +37,7 @@ class RowArena {
   }
 
   // Inserts id before the row's position `at`.
-  void insert(Row& row, std::size_t at, OpId id) {
+  void insert(Row& row, std::size_t at, T id) {
     if (row.size == row.room) relocate(row, row.size + 1);
     auto first = ids_.begin() + static_cast<std::ptrdiff_t>(row.begin);
     std::copy_backward(first + static_cast<std::ptrdiff_t>(at), first + row.size, first + row.size + 1);
@@ -65,7 +66,7 @@ class RowArena {
     row.room = room;
   }
 
-  std::vector<OpId> ids_;
+  std::vector<T> ids_;
 };
 
 }  // namespace fusion::presets

@@ -67,7 +67,7 @@ struct Term {
 // Per producer: its readers and the cached terms of its priority.
 struct alignas(64) ProducerState {
   Row readers;                       // the fusions that read it, ascending (in the readers arena)
-  std::vector<Term> terms;           // cached consumer terms, by consumer
+  Row terms;                         // cached consumer terms, by consumer (in the terms arena)
   std::int32_t bitcast_readers = 0;  // how many of readers are bitcasts (never fused into)
 };
 
@@ -272,9 +272,9 @@ class PriorityFusion {
 
   // The terms of P's consumers, in consumer order, reusing cached ones whose two ends have not changed, up to
   // the first that refuses (the priority stops there; cached terms of later consumers are kept for next time).
-  const std::vector<Term>& terms(OpId p, std::span<const OpId> consumers) {
-    std::vector<Term>& cached = producer_[p].terms;
-    std::vector<Term>& fresh = fresh_terms_;  // scratch: swapped with the cache below, so capacity is reused
+  std::span<const Term> terms(OpId p, std::span<const OpId> consumers) {
+    const std::span<const Term> cached = term_rows_.view(producer_[p].terms);
+    std::vector<Term>& fresh = fresh_terms_;  // scratch: copied back into P's row below
     fresh.clear();
     const std::uint32_t content_p = fusion_[p].content;
     std::size_t k = 0;
@@ -288,8 +288,8 @@ class PriorityFusion {
         if (cached[k].consumer > c) fresh.push_back(cached[k]);
       break;
     }
-    std::swap(cached, fresh);
-    return cached;
+    term_rows_.assign(producer_[p].terms, fresh.data(), fresh.data() + fresh.size());
+    return fresh;
   }
 
   // P's priority, or a refusal.
@@ -473,7 +473,8 @@ class PriorityFusion {
   std::vector<Flags> flags_;                  // per op
   std::vector<FusionState> fusion_;           // per live fusion (by root)
   std::vector<ProducerState> producer_;       // per fusion, as a producer
-  RowArena input_rows_, reader_rows_;         // the lists of fusion_ and producer_ (apart: one is read while the other grows)
+  RowArena<> input_rows_, reader_rows_;       // the lists of fusion_ and producer_ (apart: one is read while the other grows)
+  RowArena<Term> term_rows_;                  // producer_'s cached terms
   std::vector<std::pair<OpId, OpId>> absorbed_;  // (consumer, producer) per copy fused, in order
   std::vector<Term> fresh_terms_;             // scratch for terms()
   std::vector<OpId> priority_consumers_;      // scratch for priority()
