@@ -22,7 +22,7 @@ std::uint64_t elements(const FusionOp& op) { return shape_elements(op.shape).val
 FusionGraph build(const PresetInput& in, const PriorityFusionResult& p, std::vector<OpId>& root,
                   std::vector<std::size_t>& fusion_of) {
   std::vector<std::size_t> fusion_at(in.graph.size(), kNone);
-  for (std::size_t k = 0; k < p.fusions.size(); ++k) fusion_at[p.fusions[k].root] = k;
+  for (std::size_t k = 0; k < p.size(); ++k) fusion_at[p.roots[k]] = k;
   std::vector<OpId> node_of(in.graph.size(), -1);
   std::vector<FusionOp> ops;
   ops.reserve(in.graph.size());
@@ -36,7 +36,7 @@ FusionGraph build(const PresetInput& in, const PriorityFusionResult& p, std::vec
     op.region = from.region;
     op.output = !source && is_graph_output(in, x);
     if (!source) {
-      const std::vector<OpId>& inputs = p.fusions[fusion_at[x]].inputs;
+      const std::span<const OpId> inputs = p.fusion(fusion_at[x]).inputs;
       op.inputs.reserve(inputs.size());
       for (OpId i : inputs) op.inputs.push_back(node_of[i]);
     }
@@ -78,7 +78,7 @@ XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult prior
       group.role = Role::source;
       continue;
     }
-    const XlaFusion& f = priority_.fusions[fusion_of_[k]];
+    const XlaFusion f = priority_.fusion(fusion_of_[k]);
     group.members = static_cast<std::int64_t>(f.members.size());
     group.space = elements(in.graph.op(f.root));
     const bool lone_bitcast = f.members.size() == 1 && in.graph.op(f.root).kind == OpKind::reshape;
@@ -299,8 +299,7 @@ detail::Grouping XlaFusionGraph::grouping() const {
   auto& groups = const_cast<detail::GroupGraph&>(groups_);
   std::vector<std::int64_t> copies(n, 0);  // per representative op: ops it computes that others compute too
   holders.offsets.assign(n + 1, 0);
-  for (const XlaFusion& f : priority_.fusions)
-    for (OpId x : f.members) ++holders.offsets[static_cast<std::size_t>(x) + 1];
+  for (OpId x : priority_.members) ++holders.offsets[static_cast<std::size_t>(x) + 1];
   for (std::size_t x = 0; x < n; ++x) holders.offsets[x + 1] += holders.offsets[x];
   holders.ids.resize(static_cast<std::size_t>(holders.offsets[n]));
   holders.ends.assign(holders.offsets.begin(), holders.offsets.end() - 1);
@@ -310,7 +309,7 @@ detail::Grouping XlaFusionGraph::grouping() const {
       out.representative[root_[node]] = root_[node];
       continue;
     }
-    const XlaFusion& f = priority_.fusions[fusion_of_[node]];
+    const XlaFusion f = priority_.fusion(fusion_of_[node]);
     for (OpId x : f.members) {
       holders.ids[static_cast<std::size_t>(holders.ends[x]++)] = root_[rep];
       if (first_fusion[x] < 0) first_fusion[x] = f.root;

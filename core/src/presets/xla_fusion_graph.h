@@ -88,7 +88,7 @@ class XlaFusionGraph {
   const PresetInput& in_;
   PriorityFusionResult priority_;
   std::vector<OpId> root_;                    // node -> op id of the source or fusion root
-  std::vector<std::size_t> fusion_of_;        // node -> index into priority_.fusions (sources: npos)
+  std::vector<std::size_t> fusion_of_;        // node -> index of its fusion in priority_ (sources: npos)
   FusionGraph graph_;                         // one op per node (built after the two lists above)
   detail::Producers producers_;
   detail::Consumers consumers_;

@@ -441,25 +441,28 @@ class PriorityFusion {
     std::vector<std::uint32_t> seen(g_.size(), 0);
     std::uint32_t mark = 0;
     std::vector<OpId> stack;
+    out.member_offsets.push_back(0);
+    out.input_offsets.push_back(0);
     for (OpId x : in_.order) {
       out.refusal[x] = refusal_[x].reason;
       out.consumer[x] = refusal_[x].consumer;
       if (!flags_[x].alive) continue;
-      XlaFusion f;
-      f.root = x;
-      f.inputs.assign(inputs(x).begin(), inputs(x).end());
+      out.roots.push_back(x);
+      out.inputs.insert(out.inputs.end(), inputs(x).begin(), inputs(x).end());
+      out.input_offsets.push_back(static_cast<std::int64_t>(out.inputs.size()));
+      const std::size_t first = out.members.size();
       ++mark;
       stack.assign(1, x);
       seen[x] = mark;
       while (!stack.empty()) {
         const OpId y = stack.back();
         stack.pop_back();
-        f.members.push_back(y);
+        out.members.push_back(y);
         for (auto k = offsets[y]; k < offsets[y + 1]; ++k)
           if (const OpId z = absorbed[static_cast<std::size_t>(k)]; seen[z] != mark) seen[z] = mark, stack.push_back(z);
       }
-      std::sort(f.members.begin(), f.members.end());
-      out.fusions.push_back(std::move(f));
+      std::sort(out.members.begin() + static_cast<std::ptrdiff_t>(first), out.members.end());
+      out.member_offsets.push_back(static_cast<std::int64_t>(out.members.size()));
     }
     return out;
   }
