@@ -48,6 +48,22 @@ FusionGraph build(const PresetInput& in, const PriorityFusionResult& p, std::vec
   return FusionGraph::from_ops(std::move(ops));
 }
 
+// A stable sort that allocates nothing for the short lists the passes sort per node (insertion sort up to 32;
+// std::stable_sort asks for a buffer on every call).
+template <typename Less>
+void stable_sort_short(std::vector<OpId>& list, Less&& less) {
+  if (list.size() > 32) {
+    std::stable_sort(list.begin(), list.end(), less);
+    return;
+  }
+  for (std::size_t i = 1; i < list.size(); ++i) {
+    const OpId x = list[i];
+    std::size_t j = i;
+    for (; j > 0 && less(x, list[j - 1]); --j) list[j] = list[j - 1];
+    list[j] = x;
+  }
+}
+
 std::vector<OpId> identity(std::size_t n) {
   std::vector<OpId> out(n);
   for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<OpId>(i);
@@ -188,12 +204,13 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
 }
 
 void XlaFusionGraph::fuse_siblings(OpId parent) {
-  std::vector<OpId> siblings;
+  std::vector<OpId>& siblings = scratch_;
+  siblings.clear();
   for (auto it = consumers_.begin(parent); it != consumers_.end(parent) && siblings.size() < kMaxSiblings; ++it) {
     const OpId group = find(*it);
     if (fusible(group) && std::find(siblings.begin(), siblings.end(), group) == siblings.end()) siblings.push_back(group);
   }
-  std::stable_sort(siblings.begin(), siblings.end(), [&](OpId l, OpId r) {
+  stable_sort_short(siblings, [&](OpId l, OpId r) {
     return (info_[l].role == Role::reduction) > (info_[r].role == Role::reduction);
   });
   for (std::size_t i = 0; i < siblings.size(); ++i)
@@ -208,7 +225,8 @@ void XlaFusionGraph::fuse_siblings(OpId parent) {
 void XlaFusionGraph::fuse_into_consumer(OpId producer) {
   const OpId p = find(producer);
   if (info_[p].role != Role::loop || info_[p].transpose || members_[p].size() != 1) return;
-  std::vector<OpId> readers;
+  std::vector<OpId>& readers = scratch_;
+  readers.clear();
   for (auto it = consumers_.begin(producer); it != consumers_.end(producer); ++it)
     if (const OpId group = find(*it); std::find(readers.begin(), readers.end(), group) == readers.end())
       readers.push_back(group);
@@ -229,24 +247,23 @@ void XlaFusionGraph::multi_output() {
   }
 }
 
-// The distinct loop groups among `nodes`' groups within the size limits, in order.
-std::vector<OpId> XlaFusionGraph::loop_operands(const std::vector<OpId>& nodes, std::int64_t max_members,
-                                                std::uint64_t max_elements) {
-  std::vector<OpId> out;
+// The distinct loop groups among `nodes`' groups within the size limits, in order, into `out`.
+void XlaFusionGraph::loop_operands(std::span<const OpId> nodes, std::int64_t max_members, std::uint64_t max_elements,
+                                   std::vector<OpId>& out) {
+  out.clear();
   for (OpId node : nodes) {
     const OpId group = find(node);
     const Group& g = info_[group];
     if (g.role != Role::loop || g.members > max_members || g.space > max_elements) continue;
     if (std::find(out.begin(), out.end(), group) == out.end()) out.push_back(group);
   }
-  return out;
 }
 
 // One kind of horizontal batch: candidates sorted by (element size, iteration space), each joining the open
 // batch of its kind when it fits, else opening the next one (GetNextSpanOfFusions); at most `most` per batch.
 template <typename Fits>
-void XlaFusionGraph::fuse_spans(std::vector<OpId> candidates, std::int32_t most, Fits&& fits) {
-  std::stable_sort(candidates.begin(), candidates.end(), [&](OpId l, OpId r) {
+void XlaFusionGraph::fuse_spans(std::vector<OpId>& candidates, std::int32_t most, Fits&& fits) {
+  stable_sort_short(candidates, [&](OpId l, OpId r) {
     return std::pair(graph_.op(l).dtype_bytes, info_[l].space) < std::pair(graph_.op(r).dtype_bytes, info_[r].space);
   });
   OpId open = -1;
@@ -266,13 +283,16 @@ void XlaFusionGraph::fuse_spans(std::vector<OpId> candidates, std::int32_t most,
   }
 }
 
-void XlaFusionGraph::fuse_operands(const std::vector<OpId>& operands) {
+void XlaFusionGraph::fuse_operands(std::span<const OpId> operands) {
+  std::vector<OpId>& candidates = scratch_;
   // Same-shape (kLoop) batches: one element size and count, up to 90 fusions.
-  fuse_spans(loop_operands(operands, 128, std::uint64_t{8192} * 8192), 90, [&](OpId a, OpId b) {
+  loop_operands(operands, 128, std::uint64_t{8192} * 8192, candidates);
+  fuse_spans(candidates, 90, [&](OpId a, OpId b) {
     return info_[a].space == info_[b].space && graph_.op(a).dtype_bytes == graph_.op(b).dtype_bytes;
   });
   // Sliced (kInput) batches: small groups of one element size, sharing no operand, up to 32.
-  fuse_spans(loop_operands(operands, 30, std::uint64_t{128} * 2048), 32, [&](OpId a, OpId b) {
+  loop_operands(operands, 30, std::uint64_t{128} * 2048, candidates);
+  fuse_spans(candidates, 32, [&](OpId a, OpId b) {
     return graph_.op(a).dtype_bytes == graph_.op(b).dtype_bytes && !shares_operand(a, b);
   });
 }
@@ -283,7 +303,7 @@ void XlaFusionGraph::horizontal() {
     if (graph_.op(node).output) outputs.push_back(node);
   fuse_operands(outputs);  // the ROOT tuple's operands
   for (auto it = order_.rbegin(); it != order_.rend(); ++it)
-    fuse_operands(std::vector<OpId>(producers_.begin(*it), producers_.end(*it)));
+    fuse_operands(std::span<const OpId>(producers_.begin(*it), producers_.end(*it)));
 }
 
 }  // namespace fusion::presets

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -80,10 +81,11 @@ class XlaFusionGraph {
   void edge_reasons(const Holders& holders, const std::vector<OpId>& first_fusion, detail::Grouping& out) const;
   void fuse_siblings(OpId parent);
   void fuse_into_consumer(OpId producer);
-  void fuse_operands(const std::vector<OpId>& operands);
+  void fuse_operands(std::span<const OpId> operands);
   template <typename Fits>
-  void fuse_spans(std::vector<OpId> candidates, std::int32_t most, Fits&& fits);
-  std::vector<OpId> loop_operands(const std::vector<OpId>& nodes, std::int64_t max_members, std::uint64_t max_elements);
+  void fuse_spans(std::vector<OpId>& candidates, std::int32_t most, Fits&& fits);  // sorts candidates
+  void loop_operands(std::span<const OpId> nodes, std::int64_t max_members, std::uint64_t max_elements,
+                     std::vector<OpId>& out);
 
   const PresetInput& in_;
   PriorityFusionResult priority_;
@@ -98,6 +100,7 @@ class XlaFusionGraph {
   std::vector<std::vector<OpId>> members_;    // per representative: its nodes
   detail::GroupStats stats_;
   std::vector<Group> info_;                   // per representative
+  std::vector<OpId> scratch_;                 // the one candidate list a pass step works on (no allocation per node)
 };
 
 }  // namespace fusion::presets
