@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <span>
 
 #include "presets/xla_kinds.h"
@@ -87,9 +88,12 @@ XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult prior
     if (in.graph.op(id).kind == OpKind::transpose) special[x] = transpose;
     else if (xla_role(in.graph, id) == XlaRole::reduction) special[x] = reduction;
   }
+  std::map<std::string, std::int32_t, std::less<>> regions;
   for (std::size_t k = 0; k < graph_.size(); ++k) {
     members_[k].push_back(static_cast<OpId>(k));
     Group& group = info_[k];
+    const std::string& region = graph_.op(static_cast<OpId>(k)).region;
+    group.region = regions.emplace(region, static_cast<std::int32_t>(regions.size())).first->second;
     if (fusion_of_[k] == kNone) {
       group.role = Role::source;
       continue;
@@ -170,7 +174,7 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
   a = find(a);
   b = find(b);
   if (a == b || !fusible(a) || !fusible(b)) return std::nullopt;
-  if (graph_.op(a).region != graph_.op(b).region) return std::nullopt;
+  if (info_[a].region != info_[b].region) return std::nullopt;
   const auto finder = [this](OpId x) { return groups_.find(x); };
   const std::int64_t limit = in_.options.rules.max_group_operands;
   if (limit > 0 && stats_.preview(a, b, finder).operands() > limit) return std::nullopt;
@@ -185,7 +189,7 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
   members_[into].insert(members_[into].end(), members_[from].begin(), members_[from].end());
   std::vector<OpId>().swap(members_[from]);
   Group& x = info_[into];
-  const Group y = info_[from];
+  const Group& y = info_[from];  // another entry (into != from): no copy of its shapes
   if (y.transpose && !x.transpose) {
     x.transpose = true;
     x.transpose_in = y.transpose_in;

@@ -67,6 +67,7 @@ class XlaFusionGraph {
     bool transpose = false;
     std::int64_t members = 0;         // original ops, copies counted per fusion
     std::int32_t siblings = 0, producer_outputs = 0, horizontal = 0;
+    std::int32_t region = 0;          // its region, numbered (groups merge within one region only)
   };
 
   OpId find(OpId node) { return groups_.find(node); }
