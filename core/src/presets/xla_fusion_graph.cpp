@@ -170,6 +170,12 @@ bool XlaFusionGraph::shares_operand(OpId a, OpId b) {
   return false;
 }
 
+// Does the landmark index prove that merging the two groups would close a cycle (merge() would refuse them)?
+bool XlaFusionGraph::cycle_proved(OpId a, OpId b) {
+  if (groups_.order_label(a) > groups_.order_label(b)) std::swap(a, b);
+  return reach_.proves_path(a, b, groups_);
+}
+
 std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
   a = find(a);
   b = find(b);
@@ -224,7 +230,8 @@ void XlaFusionGraph::fuse_siblings(OpId parent) {
     for (std::size_t j = i + 1; j < siblings.size(); ++j) {
       const OpId a = find(siblings[i]), b = find(siblings[j]);
       // The budget needs no edge check first: a connected pair is skipped anyway.
-      if (a == b || !same_space(a, b) || over_budget_unconnected(a, b) || connected(a, b)) continue;
+      if (a == b || !same_space(a, b) || over_budget_unconnected(a, b) || cycle_proved(a, b) || connected(a, b))
+        continue;
       if (const auto merged = merge(a, b)) ++info_[*merged].siblings;
     }
 }
@@ -278,7 +285,8 @@ void XlaFusionGraph::fuse_spans(std::vector<OpId>& candidates, std::int32_t most
   for (OpId candidate : candidates) {
     const OpId b = find(candidate);
     const OpId a = open >= 0 ? find(open) : -1;
-    if (a >= 0 && a != b && size < most && fits(a, b) && !over_budget_unconnected(a, b) && !connected(a, b))
+    if (a >= 0 && a != b && size < most && fits(a, b) && !over_budget_unconnected(a, b) && !cycle_proved(a, b) &&
+        !connected(a, b))
       if (const auto merged = merge(a, b)) {
         ++info_[*merged].horizontal;
         open = *merged;

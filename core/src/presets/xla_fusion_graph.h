@@ -76,8 +76,9 @@ class XlaFusionGraph {
   bool connected(OpId a, OpId b);                  // an edge between the two groups
   bool over_budget_unconnected(OpId a, OpId b) const;  // surely over max_group_operands if merged, no edge between
   bool shares_operand(OpId a, OpId b);             // some node read by both groups
-  // Cycle proof, budget, exact cycle check; the merged group. Callers merging groups with no edge between them (siblings,
-  // horizontal) check over_budget_unconnected first.
+  bool cycle_proved(OpId a, OpId b);               // the landmark proof merge() asks for, in either order
+  // Cycle proof, budget, exact cycle check; the merged group. Callers merging groups with no edge between them
+  // (siblings, horizontal) check over_budget_unconnected and cycle_proved first, before the dearer edge check.
   std::optional<OpId> merge(OpId a, OpId b);
   void edge_reasons(const Holders& holders, const std::vector<OpId>& first_fusion, detail::Grouping& out) const;
   void fuse_siblings(OpId parent);
