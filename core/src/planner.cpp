@@ -100,12 +100,13 @@ void number_groups(const FusionGraph& g, const detail::Producers& producers, con
     id_of_dense[k] = static_cast<std::int32_t>(plan.groups.size());
     FusionGroup group;
     group.id = id_of_dense[k];
-    group.ops = std::move(d.owned[k]);
     group.rule = std::move(d.rules[k]);
-    if (!d.copies[k].empty()) {
-      group.recomputed = d.copies[k];
-      group.ops.insert(group.ops.end(), d.copies[k].begin(), d.copies[k].end());
-      std::sort(group.ops.begin(), group.ops.end());
+    if (d.copies[k].empty()) {
+      group.ops = std::move(d.owned[k]);
+    } else {  // both ascending and disjoint: one merge
+      group.ops.resize(d.owned[k].size() + d.copies[k].size());
+      std::merge(d.owned[k].begin(), d.owned[k].end(), d.copies[k].begin(), d.copies[k].end(), group.ops.begin());
+      group.recomputed = std::move(d.copies[k]);
     }
     for (std::int64_t e = offsets[k]; e < offsets[k + 1]; ++e)
       if (const std::int32_t next = successors[static_cast<std::size_t>(e)]; --pending[next] == 0) ready.push(next);
