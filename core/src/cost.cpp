@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "detail/saturating.h"
+#include "detail/topology.h"
 #include "fusion/hardware.h"
 #include "fusion/time_model.h"
 
@@ -67,8 +68,10 @@ HardwareProfile hardware_of(const FusionPlan& plan) {
 }
 
 // Fills every group's inputs (distinct producers of any member, recomputed ones included, that are not
-// members) and returns which ops some group reads from memory.
+// members) and returns which ops some group reads from memory. Reads come from producer rows built once (compact,
+// unlike the ops, which a plan with recomputed copies visits several times each, out of order).
 std::vector<char> collect_inputs(const FusionGraph& g, FusionPlan& plan) {
+  const detail::Producers producers = detail::build_producers(g);
   std::vector<std::int32_t> member_of(g.size(), -1), last_group(g.size(), -1);
   std::vector<char> read_outside(g.size(), 0);
   for (std::size_t k = 0; k < plan.groups.size(); ++k) {
@@ -77,7 +80,8 @@ std::vector<char> collect_inputs(const FusionGraph& g, FusionPlan& plan) {
     for (OpId member : group.ops) member_of[member] = stamp;
     group.inputs.clear();
     for (OpId member : group.ops)
-      for (OpId in : g.op(member).inputs) {
+      for (auto it = producers.begin(member); it != producers.end(member); ++it) {
+        const OpId in = *it;
         if (member_of[in] == stamp) continue;
         read_outside[in] = 1;
         if (last_group[in] == stamp) continue;

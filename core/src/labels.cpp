@@ -53,8 +53,11 @@ bool is_residual_add(const FusionGraph& g, const FusionOp& op, const Members& in
   return g.op(a).shape == g.op(b).shape && !(in_group.has(a) && in_group.has(b));
 }
 
-void note_member(const FusionGraph& g, const FusionOp& op, const Members& in_group, Found& f) {
-  const OpKind k = op.kind;
+// Does a member of this kind need its op read (its inputs), beyond its kind?
+bool reads_inputs(OpKind k) { return k == K::reduce_sum || k == K::reduce || k == K::mul || k == K::add; }
+
+// Notes member x of kind k; its op is read only for the kinds reads_inputs() names.
+void note_member(const FusionGraph& g, OpId x, OpKind k, const Members& in_group, Found& f) {
   f.conv = f.conv || k == K::conv;
   f.matmul = f.matmul || k == K::matmul;
   f.add = f.add || k == K::add;
@@ -62,11 +65,13 @@ void note_member(const FusionGraph& g, const FusionOp& op, const Members& in_gro
   f.batch_norm = f.batch_norm || k == K::batch_norm;
   f.relu = f.relu || k == K::relu;
   f.softmax = f.softmax || k == K::softmax;
-  f.exp_into_reduce = f.exp_into_reduce || reads_member_exp(g, op, in_group);
   f.layer_norm = f.layer_norm || k == K::layer_norm;
   f.reduce_mean = f.reduce_mean || k == K::reduce_mean;
   f.rsqrt = f.rsqrt || k == K::rsqrt;
   f.silu = f.silu || k == K::silu;
+  if (!reads_inputs(k)) return;
+  const FusionOp& op = g.op(x);
+  f.exp_into_reduce = f.exp_into_reduce || reads_member_exp(g, op, in_group);
   f.sigmoid_gate = f.sigmoid_gate || is_sigmoid_gate(g, op, in_group);
   f.residual_add = f.residual_add || is_residual_add(g, op, in_group);
 }
@@ -88,12 +93,14 @@ std::string_view label_of(const Found& f) {
 
 void label_groups(const FusionGraph& g, FusionPlan& plan) {
   std::vector<std::int32_t> member_of(g.size(), -1);
+  std::vector<OpKind> kind(g.size());  // read once in order: a plan with recomputed copies visits ops many times
+  for (std::size_t x = 0; x < g.size(); ++x) kind[x] = g.op(static_cast<OpId>(x)).kind;
   for (std::size_t k = 0; k < plan.groups.size(); ++k) {
     FusionGroup& group = plan.groups[k];
     const Members in_group{member_of, static_cast<std::int32_t>(k)};
     for (OpId x : group.ops) member_of[static_cast<std::size_t>(x)] = in_group.stamp;
     Found found;
-    for (OpId x : group.ops) note_member(g, g.op(x), in_group, found);
+    for (OpId x : group.ops) note_member(g, x, kind[static_cast<std::size_t>(x)], in_group, found);
     group.label = label_of(found);
   }
 }

@@ -61,8 +61,10 @@ DenseGroups dense_groups(std::size_t n, const detail::Grouping& grouping) {
 // Numbers the groups in a topological order of the group graph, smallest first owned op first among
 // the ready ones (Kahn's algorithm), and fills op_group and each group's ops and recomputed copies. A
 // group depends on the owners of everything its members (copies included) read from outside it (an op
-// it holds a copy of is computed inside, even when another group owns it).
-void number_groups(const FusionGraph& g, const detail::Grouping& grouping, FusionPlan& plan) {
+// it holds a copy of is computed inside, even when another group owns it). Reads come from the producer rows
+// (compact, unlike the ops; a repeated input counts once, which changes no order).
+void number_groups(const FusionGraph& g, const detail::Producers& producers, const detail::Grouping& grouping,
+                   FusionPlan& plan) {
   const std::size_t n = g.size();
   DenseGroups d = dense_groups(n, grouping);
   const std::size_t groups = d.owned.size();
@@ -75,7 +77,8 @@ void number_groups(const FusionGraph& g, const detail::Grouping& grouping, Fusio
       for (OpId op : d.copies[k]) copied_in[op] = static_cast<std::int64_t>(k);
       for (const auto* list : {&d.owned[k], &d.copies[k]})
         for (OpId member : *list)
-          for (OpId in : g.op(member).inputs) {
+          for (auto it = producers.begin(member); it != producers.end(member); ++it) {
+            const OpId in = *it;
             const std::int32_t from = d.of_op[in];
             const bool copy_here = copied_in[in] == static_cast<std::int64_t>(k);
             if (from >= 0 && from != static_cast<std::int32_t>(k) && !copy_here)
@@ -100,12 +103,13 @@ void number_groups(const FusionGraph& g, const detail::Grouping& grouping, Fusio
     id_of_dense[k] = static_cast<std::int32_t>(plan.groups.size());
     FusionGroup group;
     group.id = id_of_dense[k];
-    group.ops = std::move(d.owned[k]);
     group.rule = std::move(d.rules[k]);
-    if (!d.copies[k].empty()) {
-      group.recomputed = d.copies[k];
-      group.ops.insert(group.ops.end(), d.copies[k].begin(), d.copies[k].end());
-      std::sort(group.ops.begin(), group.ops.end());
+    if (d.copies[k].empty()) {
+      group.ops = std::move(d.owned[k]);
+    } else {  // both ascending and disjoint: one merge
+      group.ops.resize(d.owned[k].size() + d.copies[k].size());
+      std::merge(d.owned[k].begin(), d.owned[k].end(), d.copies[k].begin(), d.copies[k].end(), group.ops.begin());
+      group.recomputed = std::move(d.copies[k]);
     }
     for (std::int64_t e = offsets[k]; e < offsets[k + 1]; ++e)
       if (const std::int32_t next = successors[static_cast<std::size_t>(e)]; --pending[next] == 0) ready.push(next);
@@ -158,7 +162,7 @@ FusionPlan finished_plan(const FusionGraph& graph, const detail::Producers& prod
                          const PlannerOptions& options) {
   FusionPlan plan;
   plan.options = options;
-  number_groups(graph, grouping, plan);
+  number_groups(graph, producers, grouping, plan);
   record_edges(producers, grouping.reasons, plan);
   price_plan(graph, plan);
   label_groups(graph, plan);

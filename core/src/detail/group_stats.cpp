@@ -20,7 +20,7 @@ GroupStats::GroupStats(const FusionGraph& g, const Producers& producers, const C
 
 // Moves the merged counts and inputs into `into`'s slot and frees the small group's.
 void GroupStats::apply(OpId into) {
-  std::unordered_set<OpId>().swap(inputs_[small_]);
+  inputs_[small_] = OpSet();
   counts_[large_] = merged_;
   if (into != large_) {
     std::swap(inputs_[into], inputs_[large_]);

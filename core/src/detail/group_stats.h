@@ -3,7 +3,7 @@
 // For every group (by representative; the member lists are the caller's) it keeps: its external inputs
 // (distinct producers outside the group), its outputs (members read outside the group, terminal or marked `output`) and its
 // multi-use members (read by two or more members; a one-op group's inputs are its producers row, larger
-// groups keep a set), so that `operands = inputs + outputs` and
+// groups keep a set, detail/op_set.h), so that `operands = inputs + outputs` and
 // `live = operands + multi-use` (docs/strategies.md, max_group_operands / max_live_values) are exact.
 // `preview(a, c)` answers the counts of the union without changing anything; `commit` applies a merge
 // the caller has made. Both scan only the smaller group and its edges: O(size of the smaller group +
@@ -12,9 +12,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <unordered_set>
 #include <vector>
 
+#include "detail/op_set.h"
 #include "detail/topology.h"
 #include "fusion/graph.h"
 
@@ -50,7 +50,7 @@ class GroupStats {
       outside_readers_[x] -= moved;
       inside_readers_[x] += moved;
     }
-    std::unordered_set<OpId>& large_inputs = inputs_[large_];
+    OpSet& large_inputs = inputs_[large_];
     if (members_[large_].size() == 1) large_inputs.insert(producers_.begin(large_), producers_.end(large_));
     for (OpId x : members_[small_]) large_inputs.erase(x);
     for_each_input(small_, [&](OpId q) {
@@ -73,12 +73,12 @@ class GroupStats {
   // A one-op group's inputs are its producers row; larger groups keep a set (built on their first merge).
   bool reads(OpId group, OpId q) const {
     if (members_[group].size() == 1) return std::find(producers_.begin(group), producers_.end(group), q) != producers_.end(group);
-    return inputs_[group].count(q) != 0;
+    return inputs_[group].contains(q);
   }
   template <typename Visit>
   void for_each_input(OpId group, Visit&& visit) const {
     if (members_[group].size() == 1) std::for_each(producers_.begin(group), producers_.end(group), visit);
-    else std::for_each(inputs_[group].begin(), inputs_[group].end(), visit);
+    else inputs_[group].for_each(visit);
   }
 
   const FusionGraph& g_;
@@ -86,7 +86,7 @@ class GroupStats {
   const Consumers& consumers_;
   std::vector<GroupCounts> counts_;
   const std::vector<std::vector<OpId>>& members_;
-  std::vector<std::unordered_set<OpId>> inputs_;
+  std::vector<OpSet> inputs_;
   std::vector<std::int32_t> outside_readers_;  // per op: distinct consumers outside its group
   std::vector<std::int32_t> inside_readers_;   // per op: distinct consumers inside its group
   // The last scan: the two groups (small, large), the counts of their union, and the reader moves.

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,16 @@ class XlaFusionGraph {
 
  private:
   enum class Role : std::uint8_t { source, loop, reduction, own_kernel };
+  // Per op, the representatives of the groups computing it, as rows (ascending once grouping() sorts them).
+  struct Holders {
+    std::vector<std::int64_t> offsets;  // row x starts at offsets[x]
+    std::vector<std::int64_t> ends;     // ... and ends at ends[x]
+    std::vector<OpId> ids;
+    OpId* begin(OpId x) { return ids.data() + offsets[x]; }
+    OpId* end(OpId x) { return ids.data() + ends[x]; }
+    const OpId* begin(OpId x) const { return ids.data() + offsets[x]; }
+    const OpId* end(OpId x) const { return ids.data() + ends[x]; }
+  };
   struct Group {
     Role role = Role::own_kernel;
     std::uint64_t space = 0;          // iteration space (elements)
@@ -56,6 +67,7 @@ class XlaFusionGraph {
     bool transpose = false;
     std::int64_t members = 0;         // original ops, copies counted per fusion
     std::int32_t siblings = 0, producer_outputs = 0, horizontal = 0;
+    std::int32_t region = 0;          // its region, numbered (groups merge within one region only)
   };
 
   OpId find(OpId node) { return groups_.find(node); }
@@ -64,22 +76,23 @@ class XlaFusionGraph {
   bool connected(OpId a, OpId b);                  // an edge between the two groups
   bool over_budget_unconnected(OpId a, OpId b) const;  // surely over max_group_operands if merged, no edge between
   bool shares_operand(OpId a, OpId b);             // some node read by both groups
-  // Budget + cycle check; the merged group. Callers merging groups with no edge between them (siblings,
-  // horizontal) check over_budget_unconnected first.
+  bool cycle_proved(OpId a, OpId b);               // the landmark proof merge() asks for, in either order
+  // Cycle proof, budget, exact cycle check; the merged group. Callers merging groups with no edge between them
+  // (siblings, horizontal) check over_budget_unconnected and cycle_proved first, before the dearer edge check.
   std::optional<OpId> merge(OpId a, OpId b);
-  void edge_reasons(const std::vector<std::vector<OpId>>& holders, const std::vector<OpId>& first_fusion,
-                    detail::Grouping& out) const;
+  void edge_reasons(const Holders& holders, const std::vector<OpId>& first_fusion, detail::Grouping& out) const;
   void fuse_siblings(OpId parent);
   void fuse_into_consumer(OpId producer);
-  void fuse_operands(const std::vector<OpId>& operands);
+  void fuse_operands(std::span<const OpId> operands);
   template <typename Fits>
-  void fuse_spans(std::vector<OpId> candidates, std::int32_t most, Fits&& fits);
-  std::vector<OpId> loop_operands(const std::vector<OpId>& nodes, std::int64_t max_members, std::uint64_t max_elements);
+  void fuse_spans(std::vector<OpId>& candidates, std::int32_t most, Fits&& fits);  // sorts candidates
+  void loop_operands(std::span<const OpId> nodes, std::int64_t max_members, std::uint64_t max_elements,
+                     std::vector<OpId>& out);
 
   const PresetInput& in_;
   PriorityFusionResult priority_;
   std::vector<OpId> root_;                    // node -> op id of the source or fusion root
-  std::vector<std::size_t> fusion_of_;        // node -> index into priority_.fusions (sources: npos)
+  std::vector<std::size_t> fusion_of_;        // node -> index of its fusion in priority_ (sources: npos)
   FusionGraph graph_;                         // one op per node (built after the two lists above)
   detail::Producers producers_;
   detail::Consumers consumers_;
@@ -89,6 +102,7 @@ class XlaFusionGraph {
   std::vector<std::vector<OpId>> members_;    // per representative: its nodes
   detail::GroupStats stats_;
   std::vector<Group> info_;                   // per representative
+  std::vector<OpId> scratch_;                 // the one candidate list a pass step works on (no allocation per node)
 };
 
 }  // namespace fusion::presets

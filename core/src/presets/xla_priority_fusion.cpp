@@ -1,15 +1,23 @@
 // xla_priority_fusion.cpp — the priority queue of xla_priority_fusion.h.
+//
+// Laid out for the cache (the pass is bound by memory latency, not by its element steps): per op, one record of
+// fixed facts (OpFacts) and one of flags (Flags); per live fusion, one cache-line record (FusionState) and per
+// producer one (ProducerState); their lists (inputs, readers, cached terms) are slices of three arenas
+// (row_arena.h), and the fusions made are one (consumer, producer) log turned into rows at the end.
 #include "presets/xla_priority_fusion.h"
 
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
 
 #include "detail/saturating.h"
 #include "fusion/hardware.h"
 #include "fusion/time_model.h"
+#include "presets/indexed_heap.h"
+#include "presets/row_arena.h"
 #include "presets/xla_kinds.h"
 
 namespace fusion::presets {
@@ -17,89 +25,55 @@ namespace {
 
 constexpr std::size_t kMaxConsumers = 64;
 
-// A max-heap of ops by key, one entry per op, with its position kept so that a key can change in place.
-// Keys live in the heap's own array, next to their op, for locality.
-class IndexedHeap {
- public:
-  using Key = std::pair<double, std::int64_t>;  // (priority, minus the op's place in the order)
-  explicit IndexedHeap(std::size_t n) : at_(n, -1) {}
-
-  bool empty() const { return items_.empty(); }
-  bool contains(OpId x) const { return at_[x] >= 0; }
-  OpId top() const { return items_.front().op; }
-
-  // While building, set() only appends; ending the build orders everything at once.
-  void reserve_build(bool on) {
-    building_ = on;
-    if (!on)
-      for (std::size_t i = items_.size() / 2; i-- > 0;) down(i);
-  }
-
-  void set(OpId x, Key key) {
-    if (at_[x] < 0) {
-      at_[x] = static_cast<std::int64_t>(items_.size());
-      items_.push_back({key, x});
-    } else {
-      items_[static_cast<std::size_t>(at_[x])].key = key;
-    }
-    if (building_) return;
-    up(static_cast<std::size_t>(at_[x]));
-    down(static_cast<std::size_t>(at_[x]));
-  }
-
-  void erase(OpId x) {
-    if (at_[x] < 0) return;
-    const std::size_t i = static_cast<std::size_t>(at_[x]);
-    const Item last = items_.back();
-    items_.pop_back();
-    at_[x] = -1;
-    if (i < items_.size()) {
-      place(i, last);
-      up(i);
-      down(static_cast<std::size_t>(at_[last.op]));
-    }
-  }
-
- private:
-  struct Item {
-    Key key;
-    OpId op;
-  };
-  void place(std::size_t i, const Item& item) {
-    items_[i] = item;
-    at_[item.op] = static_cast<std::int64_t>(i);
-  }
-  void up(std::size_t i) {
-    const Item x = items_[i];
-    while (i > 0 && x.key > items_[(i - 1) / 2].key) {
-      place(i, items_[(i - 1) / 2]);
-      i = (i - 1) / 2;
-    }
-    place(i, x);
-  }
-  void down(std::size_t i) {
-    const Item x = items_[i];
-    for (;;) {
-      std::size_t best = i;
-      const Key* best_key = &x.key;
-      const std::size_t l = 2 * i + 1, r = l + 1;
-      if (l < items_.size() && items_[l].key > *best_key) best = l, best_key = &items_[l].key;
-      if (r < items_.size() && items_[r].key > *best_key) best = r;
-      if (best == i) break;
-      place(i, items_[best]);
-      i = best;
-    }
-    place(i, x);
-  }
-
-  std::vector<Item> items_;
-  std::vector<std::int64_t> at_;  // per op: index in items_, -1 when absent
-  bool building_ = false;
-};
-
 struct Refusal {
   EdgeReason reason = EdgeReason::none;
   OpId consumer = -1;  // the consumer that refused (-1: all of them)
+};
+
+// What the hot loops need of an op itself, fixed from the start (one record, so they do not touch the ops).
+struct OpFacts {
+  std::uint64_t bytes = 0, elements = 0;  // its output's
+  std::int32_t region = 0;                // numbered
+  OpId blocked_by = -1;                   // its first reader that takes no producer, or -1
+  XlaRole role = XlaRole::own_kernel;
+  OpKind kind = OpKind::input;
+  bool output = false;  // a graph output
+  bool source = false;
+};
+
+// Per live fusion (by root): what a consumer's part of a priority reads, in one cache line.
+struct alignas(64) FusionState {
+  Row inputs;                        // sources and roots it reads, ascending (in the inputs arena)
+  std::uint64_t input_bytes = 0;     // the bytes of inputs, summed (saturating)
+  std::uint64_t vector_flops = 0, matrix_flops = 0;
+  std::int64_t size = 1;             // members counted with repeats (for the budget)
+  std::uint32_t content = 0;         // bumped whenever it absorbs a producer
+  OpId reduction = -1;               // its reduction, or -1
+};
+
+// Per op, together because touching a producer after a fusion reads them all at once.
+struct Flags {
+  std::uint32_t touched = 0;  // == mark_: already looked at after the current fusion
+  bool alive = false;         // a live fusion rooted here
+  bool fixed = false;         // fixed_refusal(): refused for good
+  bool stale = false;         // a producer in the heap whose key may be out of date
+  bool elementwise = false;   // every member elementwise, of the root's size
+};
+
+// One consumer's part of P's priority, cached per (P, consumer) until either changes.
+struct Term {
+  OpId consumer;
+  std::uint32_t consumer_content, producer_content;
+  EdgeReason refusal;
+  std::int64_t operands;
+  double unfused, fused;
+};
+
+// Per producer: its readers and the cached terms of its priority.
+struct alignas(64) ProducerState {
+  Row readers;                       // the fusions that read it, ascending (in the readers arena)
+  Row terms;                         // cached consumer terms, by consumer (in the terms arena)
+  std::int32_t bitcast_readers = 0;  // how many of readers are bitcasts (never fused into)
 };
 
 class PriorityFusion {
@@ -108,74 +82,62 @@ class PriorityFusion {
       : in_(in), g_(in.graph), hardware_(*hardware_profile(in.options.hardware)), heap_(in.graph.size()),
         budget_(16 * static_cast<std::int64_t>(g_.size()) + 1024) {
     const std::size_t n = g_.size();
-    alive_.assign(n, 0);
-    inputs_.resize(n);
-    input_bytes_.assign(n, 0);
-    readers_.resize(n);
-    absorbed_.resize(n);
-    vector_flops_.assign(n, 0);
-    matrix_flops_.assign(n, 0);
-    size_.assign(n, 1);
-    reduction_.assign(n, -1);
-    elementwise_.assign(n, 0);
-    content_.assign(n, 0);
-    terms_.resize(n);
+    input_rows_.reserve(in.producers.ids.size() * 2);
+    reader_rows_.reserve(in.consumers.ids.size() * 2);
+    flags_.assign(n, {});
+    fusion_.resize(n);
+    producer_.resize(n);
     position_.assign(n, 0);
     refusal_.assign(n, {});
-    for (std::size_t k = 0; k < in.order.size(); ++k) position_[in.order[k]] = static_cast<std::int64_t>(k);
-    // Compact per-op facts, so that the hot loops do not touch the ops themselves.
-    bytes_.resize(n);
-    elements_.resize(n);
-    role_.resize(n);
-    kind_.resize(n);
-    output_.assign(n, 0);
-    stale_.assign(n, 0);
-    blocked_by_.assign(n, -1);
-    bitcast_readers_.assign(n, 0);
-    region_.resize(n);
+    for (std::size_t k = 0; k < in.order.size(); ++k) position_[in.order[k]] = static_cast<std::int32_t>(k);
+    facts_.resize(n);
     std::map<std::string, std::int32_t> regions;
     for (std::size_t x = 0; x < n; ++x) {
       const FusionOp& op = g_.op(static_cast<OpId>(x));
-      bytes_[x] = tensor_bytes(op.shape, op.dtype_bytes).value_or(0);
-      elements_[x] = shape_elements(op.shape).value_or(0);
-      role_[x] = xla_role(g_, static_cast<OpId>(x));
-      kind_[x] = op.kind;
-      output_[x] = op.output || in.consumers.count(static_cast<OpId>(x)) == 0;
-      region_[x] = regions.emplace(op.region, static_cast<std::int32_t>(regions.size())).first->second;
+      OpFacts& f = facts_[x];
+      f.bytes = tensor_bytes(op.shape, op.dtype_bytes).value_or(0);
+      f.elements = shape_elements(op.shape).value_or(0);
+      f.role = xla_role(g_, static_cast<OpId>(x));
+      f.kind = op.kind;
+      f.output = op.output || in.consumers.count(static_cast<OpId>(x)) == 0;
+      f.source = op.is_source();
+      f.region = regions.emplace(op.region, static_cast<std::int32_t>(regions.size())).first->second;
     }
     for (OpId x : in.order) {
       const FusionOp& op = g_.op(x);
       if (op.is_source()) continue;
-      alive_[x] = 1;
-      inputs_[x].assign(in.producers.begin(x), in.producers.end(x));
-      std::sort(inputs_[x].begin(), inputs_[x].end());
+      flags_[x].alive = true;
+      FusionState& f = fusion_[x];
+      input_rows_.assign(f.inputs, in.producers.begin(x), in.producers.end(x));
+      std::sort(input_rows_.view(f.inputs).begin(), input_rows_.view(f.inputs).end());
       count_input_bytes(x);
-      readers_[x].assign(in.consumers.begin(x), in.consumers.end(x));
-      (uses_matrix_peak(op.kind) ? matrix_flops_ : vector_flops_)[x] = op_flops(g_, x);
-      if (role_[x] == XlaRole::reduction) reduction_[x] = x;
-      elementwise_[x] = is_fusible(op.kind);
+      reader_rows_.assign(producer_[x].readers, in.consumers.begin(x), in.consumers.end(x));
+      (uses_matrix_peak(op.kind) ? f.matrix_flops : f.vector_flops) = op_flops(g_, x);
+      if (facts_[x].role == XlaRole::reduction) f.reduction = x;
+      flags_[x].elementwise = is_fusible(op.kind);
     }
     // A reader that takes no producer never fuses away, and no such reader is ever added: P is refused for good.
     for (std::size_t x = 0; x < n; ++x)
-      for (OpId c : readers_[x]) bitcast_readers_[x] += is_bitcast(c);
+      for (OpId c : readers(static_cast<OpId>(x))) producer_[x].bitcast_readers += is_bitcast(c);
     for (std::size_t x = 0; x < n; ++x)
-      for (OpId c : readers_[x])
-        if (role_[c] == XlaRole::own_kernel && !is_bitcast(c)) {
-          blocked_by_[x] = c;
+      for (OpId c : readers(static_cast<OpId>(x)))
+        if (facts_[c].role == XlaRole::own_kernel && !is_bitcast(c)) {
+          facts_[x].blocked_by = c;
           break;
         }
+    for (std::size_t x = 0; x < n; ++x) flags_[x].fixed = fixed_refusal(static_cast<OpId>(x));
   }
 
   PriorityFusionResult run() {
     if (in_.options.rules.passes & xla_priority) {
       heap_.reserve_build(true);
       for (OpId x : in_.order)
-        if (alive_[x]) push(x);
+        if (flags_[x].alive) push(x);
       heap_.reserve_build(false);  // one O(n) heapify of the first priorities
       while (!heap_.empty()) {
         const OpId x = heap_.top();
-        if (stale_[x]) {  // refreshed when it reaches the top; fused only if it stays there
-          stale_[x] = 0;
+        if (flags_[x].stale) {  // refreshed when it reaches the top; fused only if it stays there
+          flags_[x].stale = false;
           push(x);
           continue;
         }
@@ -189,28 +151,31 @@ class PriorityFusion {
   }
 
  private:
-  std::uint64_t bytes(OpId x) const { return bytes_[x]; }
-  std::uint64_t elements(OpId x) const { return elements_[x]; }
+  std::uint64_t bytes(OpId x) const { return facts_[x].bytes; }
+  std::span<const OpId> inputs(OpId x) const { return input_rows_.view(fusion_[x].inputs); }
+  std::span<const OpId> readers(OpId x) const { return reader_rows_.view(producer_[x].readers); }
+  std::uint64_t elements(OpId x) const { return facts_[x].elements; }
 
   double time_of(OpId x) const {
-    return kernel_time_us(detail::saturating_add(bytes(x), input_bytes_[x]), vector_flops_[x], matrix_flops_[x],
-                          hardware_);
+    const FusionState& f = fusion_[x];
+    return kernel_time_us(detail::saturating_add(bytes(x), f.input_bytes), f.vector_flops, f.matrix_flops, hardware_);
   }
 
-  // Sums the bytes of x's inputs after inputs_[x] changed.
+  // Sums the bytes of x's inputs after its input list changed.
   void count_input_bytes(OpId x) {
     std::uint64_t total = 0;
-    for (OpId i : inputs_[x]) total = detail::saturating_add(total, bytes(i));
-    input_bytes_[x] = total;
+    for (OpId i : inputs(x)) total = detail::saturating_add(total, bytes(i));
+    fusion_[x].input_bytes = total;
   }
 
   // Replaces C's inputs by C's without P plus P's (each once), keeping the byte sum: C's sum without P, plus
   // P's, minus the inputs both read (counted again from scratch only when a sum saturated).
   void absorb_inputs(OpId c, OpId p) {
-    std::vector<OpId>& merged = merged_inputs_;  // scratch, swapped with C's list so capacity is reused
+    std::vector<OpId>& merged = merged_inputs_;  // scratch, copied back into C's row
     merged.clear();
-    const auto& a = inputs_[c];
-    const auto& b = inputs_[p];
+    FusionState& fc = fusion_[c];
+    const FusionState& fp = fusion_[p];
+    const std::span<const OpId> a = inputs(c), b = inputs(p);
     bool reads_p = false;
     std::uint64_t shared = 0;
     std::size_t i = 0, j = 0;
@@ -222,17 +187,17 @@ class PriorityFusion {
       if (next != p) merged.push_back(next);
       else reads_p = true;
     }
-    const bool saturated = input_bytes_[c] == detail::kSaturated || input_bytes_[p] == detail::kSaturated;
-    input_bytes_[c] = detail::saturating_add(input_bytes_[c] - (reads_p ? bytes(p) : 0), input_bytes_[p] - shared);
-    std::swap(inputs_[c], merged);
+    const bool saturated = fc.input_bytes == detail::kSaturated || fp.input_bytes == detail::kSaturated;
+    fc.input_bytes = detail::saturating_add(fc.input_bytes - (reads_p ? bytes(p) : 0), fp.input_bytes - shared);
+    input_rows_.assign(fc.inputs, merged.data(), merged.data() + merged.size());
     if (saturated) count_input_bytes(c);
   }
 
   // The bytes and the number of the inputs two sorted lists share. A short list is looked up in a long one
   // (a producer's few inputs in a wide fusion's), so the cost follows the shorter list; else one merge.
-  std::pair<std::uint64_t, std::int64_t> shared_inputs(const std::vector<OpId>& a, const std::vector<OpId>& b) const {
-    const std::vector<OpId>& shorter = a.size() < b.size() ? a : b;
-    const std::vector<OpId>& longer = a.size() < b.size() ? b : a;
+  std::pair<std::uint64_t, std::int64_t> shared_inputs(std::span<const OpId> a, std::span<const OpId> b) const {
+    const std::span<const OpId> shorter = a.size() < b.size() ? a : b;
+    const std::span<const OpId> longer = a.size() < b.size() ? b : a;
     std::uint64_t shared = 0;
     std::int64_t both = 0;
     if (shorter.size() * 16 < longer.size()) {
@@ -253,57 +218,50 @@ class PriorityFusion {
   }
 
   // The consumer's kernel time with P fused in, and its operand count: C's inputs without P, plus P's inputs
-  // that C does not read yet. C is one of P's readers, so it reads P (readers_ and inputs_ mirror each other).
+  // that C does not read yet. C is one of P's readers, so it reads P (readers and inputs mirror each other).
   // The shared inputs come from shared_inputs() (both input byte sums are kept).
   std::pair<double, std::int64_t> fused_time(OpId c, OpId p) const {
-    const auto& a = inputs_[c];
-    const auto& b = inputs_[p];
-    const auto [shared, both] = shared_inputs(a, b);
+    const FusionState& fc = fusion_[c];
+    const FusionState& fp = fusion_[p];
+    const auto [shared, both] = shared_inputs(inputs(c), inputs(p));
     const std::uint64_t total =
-        detail::saturating_add(detail::saturating_add(bytes(c), input_bytes_[c] - bytes(p)), input_bytes_[p] - shared);
-    const std::int64_t operands = static_cast<std::int64_t>(inputs_[c].size()) +
-                                  static_cast<std::int64_t>(inputs_[p].size()) - both;
-    return {kernel_time_us(total, vector_flops_[c] + vector_flops_[p], matrix_flops_[c] + matrix_flops_[p], hardware_),
+        detail::saturating_add(detail::saturating_add(bytes(c), fc.input_bytes - bytes(p)), fp.input_bytes - shared);
+    const std::int64_t operands =
+        static_cast<std::int64_t>(fc.inputs.size) + static_cast<std::int64_t>(fp.inputs.size) - both;
+    return {kernel_time_us(total, fc.vector_flops + fp.vector_flops, fc.matrix_flops + fp.matrix_flops, hardware_),
             operands};
   }
 
-  bool is_bitcast(OpId x) const { return kind_[x] == OpKind::reshape; }
+  bool is_bitcast(OpId x) const { return facts_[x].kind == OpKind::reshape; }
 
   // Does C read anything but P and scalar sources (an epilogue reads only its reduction)?
   bool reads_others(OpId c, OpId p) const {
-    for (OpId i : inputs_[c])
-      if (i != p && !(g_.op(i).is_source() && elements(i) <= 1)) return true;
+    for (OpId i : inputs(c))
+      if (i != p && !(facts_[i].source && elements(i) <= 1)) return true;
     return false;
   }
 
   // Why P may not fuse into consumer C (the CanFuse checks of the header), or none.
   EdgeReason consumer_refusal(OpId p, OpId c) const {
-    if (region_[c] != region_[p]) return EdgeReason::region;
-    const XlaRole role = role_[c];
-    if (role == XlaRole::own_kernel) return EdgeReason::barrier_consumer;
-    if (role == XlaRole::scatter) {
+    const OpFacts& fc = facts_[c];
+    if (fc.region != facts_[p].region) return EdgeReason::region;
+    if (fc.role == XlaRole::own_kernel) return EdgeReason::barrier_consumer;
+    if (fc.role == XlaRole::scatter) {
       const OpId operand = g_.op(c).inputs.front();
-      if (operand == p || std::binary_search(inputs_[p].begin(), inputs_[p].end(), operand))
+      const std::span<const OpId> read = inputs(p);
+      if (operand == p || std::binary_search(read.begin(), read.end(), operand))
         return EdgeReason::barrier_consumer;  // the scatter's in-place operand
     }
-    if (reduction_[c] >= 0 && kind_[p] == OpKind::concat) return EdgeReason::barrier_consumer;
-    if (reduction_[p] < 0) return EdgeReason::none;
-    if (reduction_[c] >= 0) return EdgeReason::anchor;
-    if (!elementwise_[c] || elements(c) != elements(p) || reads_others(c, p)) return EdgeReason::multi_pass;
+    const OpId reduction_c = fusion_[c].reduction;
+    if (reduction_c >= 0 && facts_[p].kind == OpKind::concat) return EdgeReason::barrier_consumer;
+    if (fusion_[p].reduction < 0) return EdgeReason::none;
+    if (reduction_c >= 0) return EdgeReason::anchor;
+    if (!flags_[c].elementwise || fc.elements != elements(p) || reads_others(c, p)) return EdgeReason::multi_pass;
     return EdgeReason::none;
   }
 
-  // One consumer's part of P's priority, cached per (P, consumer) until either changes.
-  struct Term {
-    OpId consumer;
-    std::uint32_t consumer_content, producer_content;
-    EdgeReason refusal;
-    std::int64_t operands;
-    double unfused, fused;
-  };
-
   Term term(OpId p, OpId c) {
-    Term t{c, content_[c], content_[p], consumer_refusal(p, c), 0, 0, 0};
+    Term t{c, fusion_[c].content, fusion_[p].content, consumer_refusal(p, c), 0, 0, 0};
     if (t.refusal != EdgeReason::none) return t;
     const auto [time, operands] = fused_time(c, p);
     t.operands = operands;
@@ -319,39 +277,43 @@ class PriorityFusion {
 
   // The terms of P's consumers, in consumer order, reusing cached ones whose two ends have not changed, up to
   // the first that refuses (the priority stops there; cached terms of later consumers are kept for next time).
-  const std::vector<Term>& terms(OpId p, const std::vector<OpId>& consumers) {
-    std::vector<Term>& cached = terms_[p];
-    std::vector<Term>& fresh = fresh_terms_;  // scratch: swapped with the cache below, so capacity is reused
+  std::span<const Term> terms(OpId p, std::span<const OpId> consumers) {
+    const std::span<const Term> cached = term_rows_.view(producer_[p].terms);
+    std::vector<Term>& fresh = fresh_terms_;  // scratch: copied back into P's row below
     fresh.clear();
+    const std::uint32_t content_p = fusion_[p].content;
     std::size_t k = 0;
     for (OpId c : consumers) {
       while (k < cached.size() && cached[k].consumer < c) ++k;
-      const bool valid = k < cached.size() && cached[k].consumer == c && cached[k].consumer_content == content_[c] &&
-                         cached[k].producer_content == content_[p];
+      const bool valid = k < cached.size() && cached[k].consumer == c &&
+                         cached[k].consumer_content == fusion_[c].content && cached[k].producer_content == content_p;
       fresh.push_back(valid ? cached[k] : term(p, c));
       if (!refuses(fresh.back())) continue;
       for (; k < cached.size(); ++k)
         if (cached[k].consumer > c) fresh.push_back(cached[k]);
       break;
     }
-    std::swap(cached, fresh);
-    return cached;
+    term_rows_.assign(producer_[p].terms, fresh.data(), fresh.data() + fresh.size());
+    return fresh;
   }
 
   // P's priority, or a refusal.
   std::pair<double, Refusal> priority(OpId p) {
-    const XlaRole role = role_[p];
-    if (role == XlaRole::own_kernel || role == XlaRole::scatter) return {0, {EdgeReason::barrier_producer, -1}};
-    if (output_[p] || readers_[p].empty()) return {0, {EdgeReason::output, -1}};
-    if (blocked_by_[p] >= 0) return {0, {EdgeReason::barrier_consumer, blocked_by_[p]}};
-    if (readers_[p].size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
-    const std::vector<OpId>& consumers = fused_readers(p, priority_consumers_);
+    const OpFacts& facts = facts_[p];
+    const ProducerState& uses = producer_[p];
+    if (facts.role == XlaRole::own_kernel || facts.role == XlaRole::scatter)
+      return {0, {EdgeReason::barrier_producer, -1}};
+    if (facts.output || uses.readers.size == 0) return {0, {EdgeReason::output, -1}};
+    if (facts.blocked_by >= 0) return {0, {EdgeReason::barrier_consumer, facts.blocked_by}};
+    if (uses.readers.size > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
+    const std::span<const OpId> consumers = fused_readers(p, priority_consumers_);
     if (consumers.empty()) return {0, {EdgeReason::barrier_consumer, -1}};  // only bitcasts read it
     if (consumers.size() > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
-    if (reduction_[p] >= 0 && consumers.size() != readers_[p].size()) return {0, {EdgeReason::consumers, -1}};
-    if (reduction_[p] >= 0 && consumers.size() > 1) return {0, {EdgeReason::consumers, -1}};
-    const bool stays = consumers.size() < readers_[p].size();  // bitcast readers keep P's kernel
-    const std::int64_t copies = size_[p] * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
+    const bool reduction = fusion_[p].reduction >= 0;
+    if (reduction && consumers.size() != uses.readers.size) return {0, {EdgeReason::consumers, -1}};
+    if (reduction && consumers.size() > 1) return {0, {EdgeReason::consumers, -1}};
+    const bool stays = consumers.size() < uses.readers.size;  // bitcast readers keep P's kernel
+    const std::int64_t copies = fusion_[p].size * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
     if (copies_ + copies > budget_) return {0, {EdgeReason::limit, -1}};
     double unfused = stays ? 0 : time_of(p), fused = 0;
     const std::int64_t limit = in_.options.rules.max_group_operands;
@@ -369,15 +331,16 @@ class PriorityFusion {
   // Refusals that nothing later can lift: not fusible as a producer, a graph output, or read by a kernel
   // that takes no producer (such a reader never fuses away).
   bool fixed_refusal(OpId p) const {
-    return role_[p] == XlaRole::own_kernel || role_[p] == XlaRole::scatter || output_[p] || blocked_by_[p] >= 0;
+    const OpFacts& f = facts_[p];
+    return f.role == XlaRole::own_kernel || f.role == XlaRole::scatter || f.output || f.blocked_by >= 0;
   }
 
   // The readers P is fused into: all but bitcasts (CanFuseWithAllNonBitcastUsers). Without bitcast readers
-  // (the common case) that is readers_[p] itself; else they are filtered into `scratch`.
-  const std::vector<OpId>& fused_readers(OpId p, std::vector<OpId>& scratch) const {
-    if (bitcast_readers_[p] == 0) return readers_[p];
+  // (the common case) that is P's reader list itself; else they are filtered into `scratch`.
+  std::span<const OpId> fused_readers(OpId p, std::vector<OpId>& scratch) const {
+    if (producer_[p].bitcast_readers == 0) return readers(p);
     scratch.clear();
-    for (OpId c : readers_[p])
+    for (OpId c : readers(p))
       if (!is_bitcast(c)) scratch.push_back(c);
     return scratch;
   }
@@ -391,90 +354,120 @@ class PriorityFusion {
       heap_.erase(x);
   }
 
+  // C takes P in: its inputs, work, size, reduction and shape facts.
+  void absorb(OpId c, OpId p) {
+    absorb_inputs(c, p);
+    FusionState& fc = fusion_[c];
+    const FusionState& fp = fusion_[p];
+    ++fc.content;
+    fc.vector_flops += fp.vector_flops;
+    fc.matrix_flops += fp.matrix_flops;
+    fc.size += fp.size;
+    absorbed_.emplace_back(c, p);
+    if (fp.reduction >= 0) fc.reduction = fp.reduction;
+    flags_[c].elementwise = flags_[c].elementwise && flags_[p].elementwise && elements(p) == elements(c);
+  }
+
+  // P's producers are now read by P's consumers (and no longer by P unless it stays).
+  void move_readers(OpId p, const std::vector<OpId>& consumers, bool stays) {
+    for (OpId i : inputs(p)) {
+      if (!flags_[i].alive || flags_[i].fixed) continue;  // (the readers of a refused producer are never read again)
+      ProducerState& uses = producer_[i];  // readers ascending: P out, each consumer in where it belongs
+      if (!stays) {
+        const std::span<const OpId> list = readers(i);
+        if (const auto at = std::lower_bound(list.begin(), list.end(), p); at != list.end() && *at == p) {
+          reader_rows_.erase(uses.readers, static_cast<std::size_t>(at - list.begin()));
+          uses.bitcast_readers -= is_bitcast(p);
+        }
+      }
+      for (OpId c : consumers) {
+        const std::span<const OpId> list = readers(i);
+        if (const auto at = std::lower_bound(list.begin(), list.end(), c); at == list.end() || *at != c)
+          reader_rows_.insert(uses.readers, static_cast<std::size_t>(at - list.begin()), c);
+      }
+    }
+  }
+
   void fuse(OpId p) {
     // A copy: push() below changes the readers of P's producers, and P's own list when P stays.
     std::vector<OpId>& consumers = fuse_consumers_;
-    const std::vector<OpId>& readers = fused_readers(p, consumers);
-    if (&readers != &consumers) consumers = readers;
-    const bool stays = consumers.size() < readers_[p].size();
-    copies_ += size_[p] * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
-    for (OpId c : consumers) {
-      absorb_inputs(c, p);
-      ++content_[c];
-      vector_flops_[c] += vector_flops_[p];
-      matrix_flops_[c] += matrix_flops_[p];
-      size_[c] += size_[p];
-      absorbed_[c].push_back(p);
-      if (reduction_[p] >= 0) reduction_[c] = reduction_[p];
-      elementwise_[c] = elementwise_[c] && elementwise_[p] && elements(p) == elements(c);
-    }
-    for (OpId i : inputs_[p]) {  // P's producers are now read by P's consumers
-      if (!alive_[i] || fixed_refusal(i)) continue;  // (the readers of a refused producer are never read again)
-      auto& list = readers_[i];  // ascending: P out, each consumer in where it belongs
-      if (!stays)
-        if (const auto at = std::lower_bound(list.begin(), list.end(), p); at != list.end() && *at == p) {
-          list.erase(at);
-          bitcast_readers_[i] -= is_bitcast(p);
-        }
-      for (OpId c : consumers)
-        if (const auto at = std::lower_bound(list.begin(), list.end(), c); at == list.end() || *at != c)
-          list.insert(at, c);
-    }
+    if (producer_[p].bitcast_readers == 0) consumers.assign(readers(p).begin(), readers(p).end());
+    else fused_readers(p, consumers);  // fills `consumers`
+    const bool stays = consumers.size() < producer_[p].readers.size;
+    copies_ += fusion_[p].size * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
+    for (OpId c : consumers) absorb(c, p);
+    move_readers(p, consumers, stays);
     if (stays) {
       std::vector<OpId> left;  // the bitcasts
-      for (OpId c : readers_[p])
+      for (OpId c : readers(p))
         if (is_bitcast(c)) left.push_back(c);
-      bitcast_readers_[p] = static_cast<std::int32_t>(left.size());
-      readers_[p] = std::move(left);
+      producer_[p].bitcast_readers = static_cast<std::int32_t>(left.size());
+      reader_rows_.assign(producer_[p].readers, left.data(), left.data() + left.size());
     } else {
-      alive_[p] = 0;
+      flags_[p].alive = false;
       refusal_[p] = {};
     }
     ++mark_;
-    if (touched_.size() != g_.size()) touched_.assign(g_.size(), 0);
     auto touch = [&](OpId x) {
-      if (!alive_[x] || touched_[x] == mark_ || fixed_refusal(x)) return;
-      touched_[x] = mark_;
+      Flags& f = flags_[x];
+      if (!f.alive || f.touched == mark_ || f.fixed) return;
+      f.touched = mark_;
       if (heap_.contains(x))
-        stale_[x] = 1;  // a producer in the heap: its key is refreshed when it reaches the top
+        f.stale = true;  // a producer in the heap: its key is refreshed when it reaches the top
       else
         push(x);
     };
     for (OpId c : consumers) {
-      touched_[c] = mark_;
+      flags_[c].touched = mark_;
       push(c);  // a changed fusion: its own priority now
     }
     if (stays) touch(p);
     for (OpId c : consumers)
-      for (OpId i : inputs_[c]) touch(i);
+      for (OpId i : inputs(c)) touch(i);
   }
 
-  PriorityFusionResult result() const {
+  // Per fusion, the producers fused into it, as rows over the log (order within a row does not matter).
+  void absorbed_rows(std::vector<std::int64_t>& offsets, std::vector<OpId>& ids) const {
+    offsets.assign(g_.size() + 1, 0);
+    for (const auto& [c, p] : absorbed_) ++offsets[static_cast<std::size_t>(c) + 1];
+    for (std::size_t x = 0; x < g_.size(); ++x) offsets[x + 1] += offsets[x];
+    ids.resize(absorbed_.size());
+    std::vector<std::int64_t> fill(offsets.begin(), offsets.end() - 1);
+    for (const auto& [c, p] : absorbed_) ids[static_cast<std::size_t>(fill[c]++)] = p;
+  }
+
+  PriorityFusionResult result() {
     PriorityFusionResult out;
     out.refusal.assign(g_.size(), EdgeReason::none);
     out.consumer.assign(g_.size(), -1);
+    std::vector<std::int64_t> offsets;
+    std::vector<OpId> absorbed;
+    absorbed_rows(offsets, absorbed);
     std::vector<std::uint32_t> seen(g_.size(), 0);
     std::uint32_t mark = 0;
     std::vector<OpId> stack;
+    out.member_offsets.push_back(0);
+    out.input_offsets.push_back(0);
     for (OpId x : in_.order) {
       out.refusal[x] = refusal_[x].reason;
       out.consumer[x] = refusal_[x].consumer;
-      if (!alive_[x]) continue;
-      XlaFusion f;
-      f.root = x;
-      f.inputs = inputs_[x];
+      if (!flags_[x].alive) continue;
+      out.roots.push_back(x);
+      out.inputs.insert(out.inputs.end(), inputs(x).begin(), inputs(x).end());
+      out.input_offsets.push_back(static_cast<std::int64_t>(out.inputs.size()));
+      const std::size_t first = out.members.size();
       ++mark;
       stack.assign(1, x);
       seen[x] = mark;
       while (!stack.empty()) {
         const OpId y = stack.back();
         stack.pop_back();
-        f.members.push_back(y);
-        for (OpId z : absorbed_[y])
-          if (seen[z] != mark) seen[z] = mark, stack.push_back(z);
+        out.members.push_back(y);
+        for (auto k = offsets[y]; k < offsets[y + 1]; ++k)
+          if (const OpId z = absorbed[static_cast<std::size_t>(k)]; seen[z] != mark) seen[z] = mark, stack.push_back(z);
       }
-      std::sort(f.members.begin(), f.members.end());
-      out.fusions.push_back(std::move(f));
+      std::sort(out.members.begin() + static_cast<std::ptrdiff_t>(first), out.members.end());
+      out.member_offsets.push_back(static_cast<std::int64_t>(out.members.size()));
     }
     return out;
   }
@@ -484,31 +477,18 @@ class PriorityFusion {
   HardwareProfile hardware_;
   IndexedHeap heap_;  // the producers that may fuse, by priority
   std::int64_t budget_, copies_ = 0;
-  std::vector<std::uint64_t> bytes_, elements_;  // per op: its output's bytes and elements
-  std::vector<XlaRole> role_;
-  std::vector<OpKind> kind_;
-  std::vector<char> output_;                  // per op: a graph output
-  std::vector<char> stale_;                   // per producer in the heap: its key may be out of date
-  std::vector<OpId> blocked_by_;              // per op: its first reader that takes no producer, or -1
-  std::vector<std::int32_t> region_;          // per op: its region, numbered
-  std::vector<char> alive_;                   // per op: a live fusion rooted here
-  std::vector<std::vector<OpId>> inputs_;     // per fusion: sources and roots it reads, ascending
-  std::vector<std::uint64_t> input_bytes_;    // per fusion: the bytes of inputs_, summed (saturating)
-  std::vector<std::vector<OpId>> readers_;    // per fusion: the fusions that read it, ascending
-  std::vector<std::int32_t> bitcast_readers_; // per fusion: how many of readers_ are bitcasts (never fused into)
-  std::vector<std::vector<OpId>> absorbed_;   // per fusion: producers fused into it (their own lists stay)
-  std::vector<std::uint64_t> vector_flops_, matrix_flops_;
-  std::vector<std::int64_t> size_;            // per fusion: members counted with repeats (for the budget)
-  std::vector<OpId> reduction_;               // per fusion: its reduction, or -1
-  std::vector<char> elementwise_;             // per fusion: every member elementwise, of the root's size
-  std::vector<std::uint32_t> content_;        // per fusion: bumped whenever it absorbs a producer
-  std::vector<std::vector<Term>> terms_;      // per producer: cached consumer terms, by consumer
+  std::vector<OpFacts> facts_;                // per op
+  std::vector<Flags> flags_;                  // per op
+  std::vector<FusionState> fusion_;           // per live fusion (by root)
+  std::vector<ProducerState> producer_;       // per fusion, as a producer
+  RowArena<> input_rows_, reader_rows_;       // the lists of fusion_ and producer_ (apart: one is read while the other grows)
+  RowArena<Term> term_rows_;                  // producer_'s cached terms
+  std::vector<std::pair<OpId, OpId>> absorbed_;  // (consumer, producer) per copy fused, in order
   std::vector<Term> fresh_terms_;             // scratch for terms()
   std::vector<OpId> priority_consumers_;      // scratch for priority()
   std::vector<OpId> fuse_consumers_, merged_inputs_;  // scratch for fuse()
-  std::vector<std::int64_t> position_;        // per op: place in the topological order
+  std::vector<std::int32_t> position_;        // per op: place in the topological order
   std::vector<Refusal> refusal_;
-  std::vector<std::uint32_t> touched_;
   std::uint32_t mark_ = 0;
 };
 

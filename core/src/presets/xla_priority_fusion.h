@@ -27,23 +27,35 @@
 // Cost: O((n + m) log n) heap work; each priority costs O(consumers x operands).
 #pragma once
 
-#include <string>
+#include <span>
 #include <vector>
 
 #include "presets/presets.h"
 
 namespace fusion::presets {
 
+// One fusion, viewed in a PriorityFusionResult (valid while the result lives and is not changed).
 struct XlaFusion {
-  OpId root = -1;               // the op whose value the fusion computes (its id names the fusion)
-  std::vector<OpId> members;    // ascending, root included; duplicated producers sit in several fusions
-  std::vector<OpId> inputs;     // ascending: sources and roots of other fusions it reads
+  OpId root = -1;                  // the op whose value the fusion computes (its id names the fusion)
+  std::span<const OpId> members;   // ascending, root included; duplicated producers sit in several fusions
+  std::span<const OpId> inputs;    // ascending: sources and roots of other fusions it reads
 };
 
+// The live fusions by root in topological order; fusion k's members and inputs are rows k of two flat tables.
 struct PriorityFusionResult {
-  std::vector<XlaFusion> fusions;    // the live fusions, by root in topological order
+  std::vector<OpId> roots;
+  std::vector<std::int64_t> member_offsets, input_offsets;  // row k: [offsets[k], offsets[k + 1])
+  std::vector<OpId> members, inputs;
   std::vector<EdgeReason> refusal;   // per op: why it was not fused into its consumers (none when it was)
   std::vector<OpId> consumer;        // per op: the consumer that refused it, -1 when the reason holds for all
+
+  std::size_t size() const { return roots.size(); }
+  XlaFusion fusion(std::size_t k) const {
+    auto row = [](const std::vector<OpId>& ids, const std::vector<std::int64_t>& offsets, std::size_t k) {
+      return std::span<const OpId>(ids.data() + offsets[k], static_cast<std::size_t>(offsets[k + 1] - offsets[k]));
+    };
+    return {roots[k], row(members, member_offsets, k), row(inputs, input_offsets, k)};
+  }
 };
 
 PriorityFusionResult run_priority_fusion(const PresetInput& in);
