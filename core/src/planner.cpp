@@ -235,7 +235,7 @@ std::vector<PlanWarning> unused_dim_warnings(const FusionGraph& graph, const Dim
   return warnings;
 }
 
-// Can plan search run under these options (fusion/search.h: seed with every rule off, or tvm)?
+// Can plan search run under these options (fusion/search.h: seed with every rule off, tvm or inductor)?
 bool searchable(const PlannerOptions& options) {
   const Procedure procedure = procedure_of(options.strategy);
   if (procedure == Procedure::tvm || procedure == Procedure::inductor) return true;
