@@ -69,7 +69,9 @@ EdgeReason cut_reason(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>&
 }
 
 // Do the candidate edges greedy merged rebuild its groups of the part? Not when greedy joined two members through
-// no candidate of the space (a space narrower than the procedure): the part then keeps greedy's grouping.
+// no candidate of the space (a space narrower than the procedure): the part then keeps greedy's grouping. Under a
+// timed space the part also keeps it when the procedure's groups of the part do not price as the part's partition
+// (a group reaching outside the part); seed's greedy always does, and that is checked.
 template <std::size_t W>
 bool represents_greedy(const LocalProblem<W>& p, const Partition<W>& partition, const detail::Grouping& greedy) {
   std::vector<OpId> reps;
@@ -99,6 +101,8 @@ bool search_width(Search& s, Part& part, std::uint64_t greedy_score, std::int64_
   if (!problem) return false;
   const Partition<W> greedy = greedy_partition(*problem, s.greedy);
   if (!represents_greedy(*problem, greedy, s.greedy)) return false;  // keep greedy's grouping and the merged bound
+  if (s.space.timed() && score(*problem, greedy) != greedy_score) return false;  // a procedure's group reaching
+                                                                                    // outside the part: keep it
   FUSION_CHECK(score(*problem, greedy) == greedy_score, "the search prices greedy's grouping of a part as the cost model does");
   const PartResult<W> result = search_part(*problem, greedy_score - part.tolerance, left);
   s.nodes += result.nodes;
