@@ -37,7 +37,15 @@ struct IterationRange {
   std::uint64_t numel = 0;
   std::uint64_t rnumel = 1;  // 1 for pointwise
   bool operator==(const IterationRange&) const = default;
+  // May a node of `other` elements share a kernel with a reduction of this range (codegen/simd.py can_fuse):
+  // it iterates over the reduction's input (numel·rnumel) or its output (numel)?
+  bool takes(std::uint64_t other) const { return other == numel * rnumel || other == numel; }
 };
+
+// Node kinds that codegen as pointwise loops (the scheduler's pointwise_only): what a template takes as epilogue.
+inline bool pointwise_only(InductorNode node) {
+  return node == InductorNode::pointwise || node == InductorNode::concat_kernel;
+}
 
 struct SchedulerGraph {
   FusionGraph graph;  // sources and realized ops (kind and inputs: the buffers their closures read)

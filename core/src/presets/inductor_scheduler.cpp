@@ -157,7 +157,7 @@ class Scheduler {
       const InductorNode kind = s_.node[x];
       f.range = s_.range[x];
       f.reduction = kind == InductorNode::reduction;
-      f.pointwise_only = kind == InductorNode::pointwise || kind == InductorNode::concat_kernel;
+      f.pointwise_only = pointwise_only(kind);
       if (kind == InductorNode::template_kernel) f.template_op = static_cast<OpId>(x);
       f.min_order = f.max_order = static_cast<OpId>(x);
       f.region = s_.op_region[s_.original[x]];
@@ -372,7 +372,7 @@ class Scheduler {
     if (!x.reduction && !y.reduction) return x.range.numel == y.range.numel;
     const FusedNode& r = x.reduction ? x : y;
     const FusedNode& p = x.reduction ? y : x;
-    return p.range.numel == r.range.numel * r.range.rnumel || p.range.numel == r.range.numel;
+    return r.range.takes(p.range.numel);
   }
 
   // Does a fused node (representative) read a buffer?

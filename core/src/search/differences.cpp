@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "detail/legality.h"
+#include "search/op_name.h"
 
 namespace fusion::search {
 namespace {
@@ -128,8 +129,7 @@ std::optional<Blocker> blocker(const Context& c, std::int64_t k, OpId u, OpId v)
   return cycle_blocker(c, p, a, b);
 }
 
-std::string name(const FusionGraph& g, OpId x) { return g.op(x).name.empty() ? "#" + std::to_string(x) : g.op(x).name; }
-std::string arrow(const FusionGraph& g, OpId a, OpId b) { return name(g, a) + " → " + name(g, b); }
+std::string arrow(const FusionGraph& g, OpId a, OpId b) { return op_name(g, a) + " → " + op_name(g, b); }
 
 std::string ordinal(std::int64_t k) {
   const std::int64_t last = k % 10, tens = k % 100;
@@ -139,7 +139,7 @@ std::string ordinal(std::int64_t k) {
 
 std::string consequence(const FusionGraph& g, const Blocker& b) {
   if (b.shape) return "put " + arrow(g, b.a, b.b) + ", whose shapes may not share a kernel, inside one kernel (shape)";
-  return "put " + std::string(to_string(g.op(b.a).kind)) + " " + name(g, b.a) +
+  return "put " + std::string(to_string(g.op(b.a).kind)) + " " + op_name(g, b.a) +
          " between two parts of one kernel (a cycle)";
 }
 
@@ -149,7 +149,7 @@ std::string why_cut(const Context& c, const Edge& e, std::int64_t& culprit) {
   const std::string edge = arrow(c.g, e.producer, e.consumer);
   if (const std::optional<Blocker> at_start = blocker(c, 0, e.producer, e.consumer))
     return "greedy cut " + edge + ": another path joins them, so fusing " + edge + " alone would " +
-           consequence(c.g, *at_start) + "; the optimal plan fuses " + name(c.g, at_start->a) + " with both";
+           consequence(c.g, *at_start) + "; the optimal plan fuses " + op_name(c.g, at_start->a) + " with both";
   std::int64_t lo = 0, hi = c.replay.turn[static_cast<std::size_t>(e.index)];
   std::optional<Blocker> at_hi = blocker(c, hi, e.producer, e.consumer);
   if (!at_hi) return "greedy cut " + edge + " when it reached it";  // not reached: greedy refused it at its turn
@@ -183,7 +183,7 @@ std::string why_fused(const Context& c, const Edge& e, std::int64_t joined, cons
   const Edge& merge = c.replay.merges[static_cast<std::size_t>(joined - 1)];
   std::string why = merge.index == e.index
                         ? "greedy fused " + arrow(c.g, e.producer, e.consumer) + " (its " + ordinal(joined) + " merge)"
-                        : "greedy put " + name(c.g, e.producer) + " and " + name(c.g, e.consumer) +
+                        : "greedy put " + op_name(c.g, e.producer) + " and " + op_name(c.g, e.consumer) +
                               " in one kernel with its " + ordinal(joined) + " merge (" +
                               arrow(c.g, merge.producer, merge.consumer) + ")";
   std::string blocked;

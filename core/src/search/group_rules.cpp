@@ -44,7 +44,7 @@ bool inductor_monotone_ok(const LocalProblem<W>& p, const Bits<W>& g) {
   if (reductions.any()) {
     const presets::IterationRange r = p.range[reductions.first()];
     reductions.each([&](std::size_t s) { ok = ok && p.range[s] == r; });
-    others.each([&](std::size_t s) { ok = ok && (p.range[s].numel == r.numel * r.rnumel || p.range[s].numel == r.numel); });
+    others.each([&](std::size_t s) { ok = ok && r.takes(p.range[s].numel); });
   } else if (others.any()) {
     std::uint64_t low = p.range[others.first()].numel, high = low;
     others.each([&](std::size_t s) {
@@ -58,8 +58,7 @@ bool inductor_monotone_ok(const LocalProblem<W>& p, const Bits<W>& g) {
   if (!ok || !templates.any()) return ok;
   const std::size_t t = templates.first();
   others.minus(templates).each([&](std::size_t s) {
-    const bool pointwise_only = p.node[s] == presets::InductorNode::pointwise || p.node[s] == presets::InductorNode::concat_kernel;
-    ok = ok && pointwise_only && p.range[s].numel == p.range[t].numel &&
+    ok = ok && presets::pointwise_only(p.node[s]) && p.range[s].numel == p.range[t].numel &&
          !p.consumers[s].test(t);  // an epilogue of the template's numel, not a producer of it
   });
   return ok && !reductions.any();
@@ -72,6 +71,13 @@ bool has_apart_pair(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b
   bool apart = false;
   a.each([&](std::size_t s) { apart = apart || p.apart[s].intersects(b); });
   return apart;
+}
+
+template <std::size_t W>
+std::int64_t roots_of(const LocalProblem<W>& p, const Bits<W>& g) {
+  std::int64_t roots = 0;
+  g.each([&](std::size_t s) { roots += (p.forced_write[s] || p.consumers[s].minus(g).any()) ? 1 : 0; });
+  return roots;
 }
 
 template <std::size_t W>
@@ -101,18 +107,19 @@ bool legal_group(const LocalProblem<W>& p, const Bits<W>& g) {
     return true;
   }
   if (!tvm_monotone_ok(p, g)) return false;
-  int roots = 0;
-  g.each([&](std::size_t s) { roots += (p.forced_write[s] || p.consumers[s].minus(g).any()) ? 1 : 0; });
-  return roots == 1;
+  return roots_of(p, g) == 1;
 }
 
 template bool has_apart_pair<1>(const LocalProblem<1>&, const Bits<1>&, const Bits<1>&);
+template std::int64_t roots_of<1>(const LocalProblem<1>&, const Bits<1>&);
 template bool may_join<1>(const LocalProblem<1>&, const Bits<1>&, const Bits<1>&);
 template bool legal_group<1>(const LocalProblem<1>&, const Bits<1>&);
 template bool has_apart_pair<4>(const LocalProblem<4>&, const Bits<4>&, const Bits<4>&);
+template std::int64_t roots_of<4>(const LocalProblem<4>&, const Bits<4>&);
 template bool may_join<4>(const LocalProblem<4>&, const Bits<4>&, const Bits<4>&);
 template bool legal_group<4>(const LocalProblem<4>&, const Bits<4>&);
 template bool has_apart_pair<16>(const LocalProblem<16>&, const Bits<16>&, const Bits<16>&);
+template std::int64_t roots_of<16>(const LocalProblem<16>&, const Bits<16>&);
 template bool may_join<16>(const LocalProblem<16>&, const Bits<16>&, const Bits<16>&);
 template bool legal_group<16>(const LocalProblem<16>&, const Bits<16>&);
 

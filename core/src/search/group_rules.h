@@ -22,6 +22,9 @@ namespace fusion::search {
 // Is there an apart pair (local_problem.h) between a member of a and one of b?
 template <std::size_t W>
 bool has_apart_pair(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b);
+// Members of g that are roots (tvm): a graph output, or read outside g (a forced write is either).
+template <std::size_t W>
+std::int64_t roots_of(const LocalProblem<W>& p, const Bits<W>& g);
 template <std::size_t W>
 bool may_join(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b);
 template <std::size_t W>

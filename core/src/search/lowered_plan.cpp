@@ -25,7 +25,7 @@ EdgeReason refusal_of(const presets::SchedulerGraph& l, const std::vector<OpId>&
   if (reductions.empty()) return numels.size() > 1 ? EdgeReason::range : EdgeReason::cycle;
   const presets::IterationRange r = reductions.front();
   const bool ranges = std::all_of(reductions.begin(), reductions.end(), [&](const auto& x) { return x == r; });
-  const bool fit = std::all_of(numels.begin(), numels.end(), [&](std::uint64_t n) { return n == r.numel * r.rnumel || n == r.numel; });
+  const bool fit = std::all_of(numels.begin(), numels.end(), [&](std::uint64_t n) { return r.takes(n); });
   return ranges && fit ? EdgeReason::cycle : EdgeReason::range;
 }
 

@@ -99,7 +99,7 @@ std::int64_t inductor_range_groups(const LocalProblem<W>& p, const Bits<W>& grou
     }
   });
   const auto uncovered = std::count_if(numels.begin(), numels.end(), [&](std::uint64_t n) {
-    return std::none_of(ranges.begin(), ranges.end(), [&](const auto& r) { return n == r.numel * r.rnumel || n == r.numel; });
+    return std::none_of(ranges.begin(), ranges.end(), [&](const auto& r) { return r.takes(n); });
   });
   return std::max<std::int64_t>(1, static_cast<std::int64_t>(ranges.size())) + static_cast<std::int64_t>(uncovered) -
          (ranges.empty() && uncovered > 0 ? 1 : 0);
@@ -115,9 +115,8 @@ std::int64_t fewest_groups(const LocalProblem<W>& p, const Bits<W>& group) {
     split = std::max<std::int64_t>(split, (group & p.templates).count());
     return std::max(split, inductor_range_groups(p, group));
   }
-  std::int64_t roots = 0;  // tvm: members that stay roots in every split: written, or read by another group
-  group.each([&](std::size_t i) { roots += (p.forced_write[i] || p.consumers[i].minus(group).any()) ? 1 : 0; });
-  return std::max({split, static_cast<std::int64_t>((group & p.heavy).count()), roots});
+  // tvm: its roots stay roots in every split (written, or read by another group), one per group
+  return std::max({split, static_cast<std::int64_t>((group & p.heavy).count()), roots_of(p, group)});
 }
 
 }  // namespace

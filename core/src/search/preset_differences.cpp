@@ -2,19 +2,15 @@
 // (preset_differences.h).
 #include "search/preset_differences.h"
 
+#include "search/op_name.h"
+
 namespace fusion::search {
 namespace {
 
-std::string name(const FusionGraph& g, OpId x) {
-  if (!g.op(x).name.empty()) return g.op(x).name;
-  std::string text = "#";
-  text.append(std::to_string(x));
-  return text;
-}
 
 // What a procedure's reason for leaving an edge apart means (docs/strategies.md, each preset's Reasons).
 std::string meaning(const FusionGraph& g, const EdgeDecision& e) {
-  const std::string p = name(g, e.producer), c = name(g, e.consumer);
+  const std::string p = op_name(g, e.producer), c = op_name(g, e.consumer);
   switch (e.reason) {
     case EdgeReason::post_dominator: return c + " is not on a fusible path to " + p + "'s post-dominator";
     case EdgeReason::output: return p + " is a graph output, which never fuses into the output tuple";
@@ -34,7 +30,7 @@ std::string group_rule(const FusionPlan& plan, OpId x) {
 
 std::string why(const FusionGraph& g, std::string_view who, const FusionPlan& greedy, const EdgeDecision& e,
                 EdgeReason searched_reason) {
-  const std::string edge = name(g, e.producer) + " → " + name(g, e.consumer);
+  const std::string edge = op_name(g, e.producer) + " → " + op_name(g, e.consumer);
   if (e.fused)
     return std::string(who) + " fused " + edge + " into one kernel" + group_rule(greedy, e.consumer) +
            "; the fastest plan keeps them apart (" + std::string(to_string(searched_reason)) + ")";

@@ -101,9 +101,9 @@ bool search_width(Search& s, Part& part, std::uint64_t greedy_score, std::int64_
   if (!problem) return false;
   const Partition<W> greedy = greedy_partition(*problem, s.greedy);
   if (!represents_greedy(*problem, greedy, s.greedy)) return false;  // keep greedy's grouping and the merged bound
-  if (s.space.timed() && score(*problem, greedy) != greedy_score) return false;  // a procedure's group reaching
-                                                                                    // outside the part: keep it
-  FUSION_CHECK(score(*problem, greedy) == greedy_score, "the search prices greedy's grouping of a part as the cost model does");
+  const bool priced_alike = score(*problem, greedy) == greedy_score;
+  if (s.space.timed() && !priced_alike) return false;  // a procedure's group reaching outside the part: keep it
+  FUSION_CHECK(priced_alike, "the search prices greedy's grouping of a part as the cost model does");
   const PartResult<W> result = search_part(*problem, greedy_score - part.tolerance, left);
   s.nodes += result.nodes;
   s.units += result.units;

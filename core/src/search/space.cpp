@@ -24,16 +24,13 @@ bool ranges_fit(const presets::SchedulerGraph& l, OpId a, OpId b) {
   const bool ra = l.node[a] == InductorNode::reduction, rb = l.node[b] == InductorNode::reduction;
   if (ra && rb) return l.range[a] == l.range[b];
   if (!ra && !rb) return true;  // two numels may still meet a reduction that bridges them
-  const presets::IterationRange& r = ra ? l.range[a] : l.range[b];
-  const std::uint64_t numel = ra ? l.range[b].numel : l.range[a].numel;
-  return numel == r.numel * r.rnumel || numel == r.numel;
+  return ra ? l.range[a].takes(l.range[b].numel) : l.range[b].takes(l.range[a].numel);
 }
 
 // May a template's group hold this node: a pointwise node or a ConcatKernel (the scheduler's pointwise_only) of
 // the template's numel.
 bool epilogue_of(const presets::SchedulerGraph& l, OpId t, OpId x) {
-  return (l.node[x] == InductorNode::pointwise || l.node[x] == InductorNode::concat_kernel) &&
-         l.range[x].numel == l.range[t].numel;
+  return presets::pointwise_only(l.node[x]) && l.range[x].numel == l.range[t].numel;
 }
 
 bool inductor_apart(const SearchSpace& s, OpId p, OpId c) {
