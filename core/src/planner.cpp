@@ -86,11 +86,15 @@ void number_groups(const FusionGraph& g, const detail::Producers& producers, con
           }
     }
   };
-  for_each_read([&](std::int32_t from, std::int32_t to) { ++offsets[from + 1], ++pending[to]; });
+  std::vector<std::pair<std::int32_t, std::int32_t>> reads;  // (from, to), one walk over the members
+  for_each_read([&](std::int32_t from, std::int32_t to) {
+    ++offsets[from + 1], ++pending[to];
+    reads.emplace_back(from, to);
+  });
   for (std::size_t k = 0; k < groups; ++k) offsets[k + 1] += offsets[k];
-  std::vector<std::int32_t> successors(static_cast<std::size_t>(offsets[groups]));
+  std::vector<std::int32_t> successors(reads.size());
   std::vector<std::int64_t> fill(offsets.begin(), offsets.end() - 1);
-  for_each_read([&](std::int32_t from, std::int32_t to) { successors[static_cast<std::size_t>(fill[from]++)] = to; });
+  for (const auto& [from, to] : reads) successors[static_cast<std::size_t>(fill[from]++)] = to;
   std::priority_queue<std::int32_t, std::vector<std::int32_t>, std::greater<>> ready;
   for (std::size_t k = 0; k < groups; ++k)
     if (pending[k] == 0) ready.push(static_cast<std::int32_t>(k));
