@@ -203,17 +203,25 @@ namespace {
 // recomputes it) and its saving, so the savings of all groups add up to bytes_unfused - bytes_fused.
 void attribute_savings(const FusionGraph& g, FusionPlan& plan) {
   std::vector<char> owned(g.size(), 0), counted(g.size(), 0);
+  // Both lists ascending: a member is a copy when the walk over recomputed stops on it.
+  auto for_each_member = [](const FusionGroup& group, auto&& visit) {
+    auto copy = group.recomputed.begin();
+    for (OpId member : group.ops) {
+      while (copy != group.recomputed.end() && *copy < member) ++copy;
+      visit(member, copy != group.recomputed.end() && *copy == member);
+    }
+  };
   for (const FusionGroup& group : plan.groups)
-    for (OpId member : group.ops)
-      if (!is_recomputed(group, member)) owned[member] = 1;
+    for_each_member(group, [&](OpId member, bool copy) {
+      if (!copy) owned[member] = 1;
+    });
   for (FusionGroup& group : plan.groups) {
     group.bytes_unfused = 0;
-    for (OpId member : group.ops) {
-      const bool copy = is_recomputed(group, member);
-      if ((copy && owned[member]) || counted[member]) continue;
+    for_each_member(group, [&](OpId member, bool copy) {
+      if ((copy && owned[member]) || counted[member]) return;
       counted[member] = 1;
       group.bytes_unfused = saturating_add(group.bytes_unfused, plan.op_bytes_unfused[member]);
-    }
+    });
     group.bytes_saved = static_cast<std::int64_t>(group.bytes_unfused) -
                         static_cast<std::int64_t>(saturating_add(group.bytes_read, group.bytes_written));
   }
