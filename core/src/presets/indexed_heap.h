@@ -24,6 +24,7 @@ class IndexedHeap {
 
   bool empty() const { return items_.empty(); }
   bool contains(OpId x) const { return at_[x] >= 0; }
+  void prefetch(OpId x) const { __builtin_prefetch(&at_[x]); }  // a hint before contains(x)
   OpId top() const { return items_.front().op; }
 
   // While building, set() only appends; ending the build orders everything at once.

@@ -25,6 +25,10 @@ namespace {
 
 constexpr std::size_t kMaxConsumers = 64;
 
+// Asks for the cache line holding `at` ahead of its use (a hint: no effect on results). The pass is bound by
+// dependent misses; touching the records of a whole list first lets their misses overlap.
+inline void prefetch(const void* at) { __builtin_prefetch(at); }
+
 struct Refusal {
   EdgeReason reason = EdgeReason::none;
   OpId consumer = -1;  // the consumer that refused (-1: all of them)
@@ -41,14 +45,17 @@ struct OpFacts {
   bool source = false;
 };
 
-// Per live fusion (by root): what a consumer's part of a priority reads, in one cache line.
+// Per live fusion (by root): all a consumer's part of a priority reads but the input lists, in one cache line
+// (the root's bytes, region and role are copies of its OpFacts, so a term costs no OpFacts load).
 struct alignas(64) FusionState {
   Row inputs;                        // sources and roots it reads, ascending (in the inputs arena)
   std::uint64_t input_bytes = 0;     // the bytes of inputs, summed (saturating)
   std::uint64_t vector_flops = 0, matrix_flops = 0;
-  std::int64_t size = 1;             // members counted with repeats (for the budget)
+  std::uint64_t bytes = 0;           // the root's output bytes
   std::uint32_t content = 0;         // bumped whenever it absorbs a producer
   OpId reduction = -1;               // its reduction, or -1
+  std::int32_t region = 0;           // the root's
+  XlaRole role = XlaRole::own_kernel;  // the root's
 };
 
 // Per op, together because touching a producer after a fusion reads them all at once.
@@ -69,11 +76,14 @@ struct Term {
   double unfused, fused;
 };
 
-// Per producer: its readers and the cached terms of its priority.
+// Per producer: what pushing it reads and writes besides its OpFacts and FusionState, in one cache line.
 struct alignas(64) ProducerState {
   Row readers;                       // the fusions that read it, ascending (in the readers arena)
   Row terms;                         // cached consumer terms, by consumer (in the terms arena)
+  std::int64_t size = 1;             // members counted with repeats (for the budget)
   std::int32_t bitcast_readers = 0;  // how many of readers are bitcasts (never fused into)
+  std::int32_t position = 0;         // its place in the topological order (ties in the heap)
+  Refusal refusal;                   // why its last priority was refused (none when it was not)
 };
 
 class PriorityFusion {
@@ -87,9 +97,7 @@ class PriorityFusion {
     flags_.assign(n, {});
     fusion_.resize(n);
     producer_.resize(n);
-    position_.assign(n, 0);
-    refusal_.assign(n, {});
-    for (std::size_t k = 0; k < in.order.size(); ++k) position_[in.order[k]] = static_cast<std::int32_t>(k);
+    for (std::size_t k = 0; k < in.order.size(); ++k) producer_[in.order[k]].position = static_cast<std::int32_t>(k);
     facts_.resize(n);
     std::map<std::string, std::int32_t> regions;
     for (std::size_t x = 0; x < n; ++x) {
@@ -102,6 +110,9 @@ class PriorityFusion {
       f.output = op.output || in.consumers.count(static_cast<OpId>(x)) == 0;
       f.source = op.is_source();
       f.region = regions.emplace(op.region, static_cast<std::int32_t>(regions.size())).first->second;
+      fusion_[x].bytes = f.bytes;
+      fusion_[x].region = f.region;
+      fusion_[x].role = f.role;
     }
     for (OpId x : in.order) {
       const FusionOp& op = g_.op(x);
@@ -145,7 +156,7 @@ class PriorityFusion {
         fuse(x);
       }
     } else {
-      for (OpId x : in_.order) refusal_[x] = {EdgeReason::barrier_producer, -1};
+      for (OpId x : in_.order) producer_[x].refusal = {EdgeReason::barrier_producer, -1};
     }
     return result();
   }
@@ -158,7 +169,7 @@ class PriorityFusion {
 
   double time_of(OpId x) const {
     const FusionState& f = fusion_[x];
-    return kernel_time_us(detail::saturating_add(bytes(x), f.input_bytes), f.vector_flops, f.matrix_flops, hardware_);
+    return kernel_time_us(detail::saturating_add(f.bytes, f.input_bytes), f.vector_flops, f.matrix_flops, hardware_);
   }
 
   // Sums the bytes of x's inputs after its input list changed.
@@ -225,7 +236,7 @@ class PriorityFusion {
     const FusionState& fp = fusion_[p];
     const auto [shared, both] = shared_inputs(inputs(c), inputs(p));
     const std::uint64_t total =
-        detail::saturating_add(detail::saturating_add(bytes(c), fc.input_bytes - bytes(p)), fp.input_bytes - shared);
+        detail::saturating_add(detail::saturating_add(fc.bytes, fc.input_bytes - fp.bytes), fp.input_bytes - shared);
     const std::int64_t operands =
         static_cast<std::int64_t>(fc.inputs.size) + static_cast<std::int64_t>(fp.inputs.size) - both;
     return {kernel_time_us(total, fc.vector_flops + fp.vector_flops, fc.matrix_flops + fp.matrix_flops, hardware_),
@@ -243,8 +254,8 @@ class PriorityFusion {
 
   // Why P may not fuse into consumer C (the CanFuse checks of the header), or none.
   EdgeReason consumer_refusal(OpId p, OpId c) const {
-    const OpFacts& fc = facts_[c];
-    if (fc.region != facts_[p].region) return EdgeReason::region;
+    const FusionState& fc = fusion_[c];
+    if (fc.region != fusion_[p].region) return EdgeReason::region;
     if (fc.role == XlaRole::own_kernel) return EdgeReason::barrier_consumer;
     if (fc.role == XlaRole::scatter) {
       const OpId operand = g_.op(c).inputs.front();
@@ -256,7 +267,7 @@ class PriorityFusion {
     if (reduction_c >= 0 && facts_[p].kind == OpKind::concat) return EdgeReason::barrier_consumer;
     if (fusion_[p].reduction < 0) return EdgeReason::none;
     if (reduction_c >= 0) return EdgeReason::anchor;
-    if (!flags_[c].elementwise || fc.elements != elements(p) || reads_others(c, p)) return EdgeReason::multi_pass;
+    if (!flags_[c].elementwise || elements(c) != elements(p) || reads_others(c, p)) return EdgeReason::multi_pass;
     return EdgeReason::none;
   }
 
@@ -313,10 +324,14 @@ class PriorityFusion {
     if (reduction && consumers.size() != uses.readers.size) return {0, {EdgeReason::consumers, -1}};
     if (reduction && consumers.size() > 1) return {0, {EdgeReason::consumers, -1}};
     const bool stays = consumers.size() < uses.readers.size;  // bitcast readers keep P's kernel
-    const std::int64_t copies = fusion_[p].size * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
+    const std::int64_t copies = uses.size * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
     if (copies_ + copies > budget_) return {0, {EdgeReason::limit, -1}};
     double unfused = stays ? 0 : time_of(p), fused = 0;
     const std::int64_t limit = in_.options.rules.max_group_operands;
+    // The consumers' records, then (once those are in) the starts of their input lists. (In line: GCC drops a
+    // call to a function that only prefetches, taking it for one without effects.)
+    for (OpId c : consumers) prefetch(&fusion_[c]);
+    for (OpId c : consumers) prefetch(input_rows_.view(fusion_[c].inputs).data());
     for (const Term& t : terms(p, consumers)) {  // ends at the first refusal
       if (t.refusal != EdgeReason::none) return {0, {t.refusal, t.consumer}};
       if (limit > 0 && t.operands > limit) return {0, {EdgeReason::limit, t.consumer}};
@@ -347,9 +362,9 @@ class PriorityFusion {
 
   void push(OpId x) {
     const auto [value, refusal] = priority(x);
-    refusal_[x] = refusal;
+    producer_[x].refusal = refusal;
     if (refusal.reason == EdgeReason::none)
-      heap_.set(x, {value, -position_[x]});
+      heap_.set(x, {value, -producer_[x].position});
     else
       heap_.erase(x);
   }
@@ -362,7 +377,7 @@ class PriorityFusion {
     ++fc.content;
     fc.vector_flops += fp.vector_flops;
     fc.matrix_flops += fp.matrix_flops;
-    fc.size += fp.size;
+    producer_[c].size += producer_[p].size;
     absorbed_.emplace_back(c, p);
     if (fp.reduction >= 0) fc.reduction = fp.reduction;
     flags_[c].elementwise = flags_[c].elementwise && flags_[p].elementwise && elements(p) == elements(c);
@@ -394,8 +409,11 @@ class PriorityFusion {
     if (producer_[p].bitcast_readers == 0) consumers.assign(readers(p).begin(), readers(p).end());
     else fused_readers(p, consumers);  // fills `consumers`
     const bool stays = consumers.size() < producer_[p].readers.size;
-    copies_ += fusion_[p].size * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
+    copies_ += producer_[p].size * static_cast<std::int64_t>(consumers.size() - (stays ? 0 : 1));
+    for (OpId c : consumers) prefetch(&fusion_[c]), prefetch(&flags_[c]), prefetch(&facts_[c]), prefetch(&producer_[c]);
+    for (OpId c : consumers) prefetch(input_rows_.view(fusion_[c].inputs).data());
     for (OpId c : consumers) absorb(c, p);
+    for (OpId i : inputs(p)) prefetch(&flags_[i]), prefetch(&producer_[i]);
     move_readers(p, consumers, stays);
     if (stays) {
       std::vector<OpId> left;  // the bitcasts
@@ -405,25 +423,36 @@ class PriorityFusion {
       reader_rows_.assign(producer_[p].readers, left.data(), left.data() + left.size());
     } else {
       flags_[p].alive = false;
-      refusal_[p] = {};
+      producer_[p].refusal = {};
     }
     ++mark_;
-    auto touch = [&](OpId x) {
-      Flags& f = flags_[x];
-      if (!f.alive || f.touched == mark_ || f.fixed) return;
-      f.touched = mark_;
-      if (heap_.contains(x))
-        f.stale = true;  // a producer in the heap: its key is refreshed when it reaches the top
-      else
-        push(x);
-    };
+    for (OpId c : consumers)
+      prefetch(reader_rows_.view(producer_[c].readers).data()), prefetch(term_rows_.view(producer_[c].terms).data());
     for (OpId c : consumers) {
       flags_[c].touched = mark_;
       push(c);  // a changed fusion: its own priority now
     }
+    // The producers of the changed fusions: a producer in the heap is marked stale (its key is refreshed when it
+    // reaches the top), any other is pushed now. One push does not change what decides another producer's case,
+    // so the cases are settled first and the pushes made after, in the same order, their records fetched ahead.
+    std::vector<OpId>& pushed = touched_;
+    pushed.clear();
+    auto touch = [&](OpId x) {
+      Flags& f = flags_[x];
+      if (!f.alive || f.touched == mark_ || f.fixed) return;
+      f.touched = mark_;
+      if (heap_.contains(x)) f.stale = true;
+      else pushed.push_back(x);
+    };
+    for (OpId c : consumers)
+      for (OpId i : inputs(c)) prefetch(&flags_[i]), heap_.prefetch(i);
     if (stays) touch(p);
     for (OpId c : consumers)
       for (OpId i : inputs(c)) touch(i);
+    for (OpId x : pushed) prefetch(&facts_[x]), prefetch(&producer_[x]), prefetch(&fusion_[x]);
+    for (OpId x : pushed)
+      prefetch(reader_rows_.view(producer_[x].readers).data()), prefetch(term_rows_.view(producer_[x].terms).data());
+    for (OpId x : pushed) push(x);
   }
 
   // Per fusion, the producers fused into it, as rows over the log (order within a row does not matter).
@@ -449,8 +478,8 @@ class PriorityFusion {
     out.member_offsets.push_back(0);
     out.input_offsets.push_back(0);
     for (OpId x : in_.order) {
-      out.refusal[x] = refusal_[x].reason;
-      out.consumer[x] = refusal_[x].consumer;
+      out.refusal[x] = producer_[x].refusal.reason;
+      out.consumer[x] = producer_[x].refusal.consumer;
       if (!flags_[x].alive) continue;
       out.roots.push_back(x);
       out.inputs.insert(out.inputs.end(), inputs(x).begin(), inputs(x).end());
@@ -486,9 +515,7 @@ class PriorityFusion {
   std::vector<std::pair<OpId, OpId>> absorbed_;  // (consumer, producer) per copy fused, in order
   std::vector<Term> fresh_terms_;             // scratch for terms()
   std::vector<OpId> priority_consumers_;      // scratch for priority()
-  std::vector<OpId> fuse_consumers_, merged_inputs_;  // scratch for fuse()
-  std::vector<std::int32_t> position_;        // per op: place in the topological order
-  std::vector<Refusal> refusal_;
+  std::vector<OpId> fuse_consumers_, merged_inputs_, touched_;  // scratch for fuse()
   std::uint32_t mark_ = 0;
 };
 
