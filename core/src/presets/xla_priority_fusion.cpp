@@ -435,20 +435,26 @@ class PriorityFusion {
     // The producers of the changed fusions: a producer in the heap is marked stale (its key is refreshed when it
     // reaches the top), any other is pushed now. One push does not change what decides another producer's case,
     // so the cases are settled first and the pushes made after, in the same order, their records fetched ahead.
+    // Without branches: which case a producer falls in is as good as random.
     std::vector<OpId>& pushed = touched_;
-    pushed.clear();
+    std::size_t most = stays ? 1 : 0, n = 0;
+    for (OpId c : consumers) most += fusion_[c].inputs.size;
+    pushed.resize(most);
     auto touch = [&](OpId x) {
       Flags& f = flags_[x];
-      if (!f.alive || f.touched == mark_ || f.fixed) return;
-      f.touched = mark_;
-      if (heap_.contains(x)) f.stale = true;
-      else pushed.push_back(x);
+      const bool look = f.alive & !f.fixed & (f.touched != mark_);
+      const bool in_heap = heap_.contains(x);
+      f.touched = look ? mark_ : f.touched;
+      f.stale = f.stale | (look & in_heap);
+      pushed[n] = x;
+      n += look & !in_heap;
     };
     for (OpId c : consumers)
       for (OpId i : inputs(c)) prefetch(&flags_[i]), heap_.prefetch(i);
     if (stays) touch(p);
     for (OpId c : consumers)
       for (OpId i : inputs(c)) touch(i);
+    pushed.resize(n);
     for (OpId x : pushed) prefetch(&facts_[x]), prefetch(&producer_[x]), prefetch(&fusion_[x]);
     for (OpId x : pushed)
       prefetch(reader_rows_.view(producer_[x].readers).data()), prefetch(term_rows_.view(producer_[x].terms).data());
