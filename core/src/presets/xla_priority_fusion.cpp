@@ -385,21 +385,24 @@ class PriorityFusion {
 
   // P's producers are now read by P's consumers (and no longer by P unless it stays).
   void move_readers(OpId p, const std::vector<OpId>& consumers, bool stays) {
+    std::vector<OpId>& merged = merged_readers_;  // scratch, copied back into the producer's row
     for (OpId i : inputs(p)) {
       if (!flags_[i].alive || flags_[i].fixed) continue;  // (the readers of a refused producer are never read again)
-      ProducerState& uses = producer_[i];  // readers ascending: P out, each consumer in where it belongs
-      if (!stays) {
-        const std::span<const OpId> list = readers(i);
-        if (const auto at = std::lower_bound(list.begin(), list.end(), p); at != list.end() && *at == p) {
-          reader_rows_.erase(uses.readers, static_cast<std::size_t>(at - list.begin()));
-          uses.bitcast_readers -= is_bitcast(p);
-        }
+      // Readers ascending: P out, the consumers (ascending) in, each once; one merge instead of an insertion each.
+      const std::span<const OpId> list = readers(i);
+      merged.clear();
+      bool had_p = false;
+      std::size_t j = 0;
+      for (OpId r : list) {
+        for (; j < consumers.size() && consumers[j] < r; ++j) merged.push_back(consumers[j]);
+        if (j < consumers.size() && consumers[j] == r) ++j;
+        if (r == p && !stays) had_p = true;
+        else merged.push_back(r);
       }
-      for (OpId c : consumers) {
-        const std::span<const OpId> list = readers(i);
-        if (const auto at = std::lower_bound(list.begin(), list.end(), c); at == list.end() || *at != c)
-          reader_rows_.insert(uses.readers, static_cast<std::size_t>(at - list.begin()), c);
-      }
+      merged.insert(merged.end(), consumers.begin() + static_cast<std::ptrdiff_t>(j), consumers.end());
+      ProducerState& uses = producer_[i];
+      if (had_p) uses.bitcast_readers -= is_bitcast(p);
+      reader_rows_.assign(uses.readers, merged.data(), merged.data() + merged.size());
     }
   }
 
@@ -521,7 +524,7 @@ class PriorityFusion {
   std::vector<std::pair<OpId, OpId>> absorbed_;  // (consumer, producer) per copy fused, in order
   std::vector<Term> fresh_terms_;             // scratch for terms()
   std::vector<OpId> priority_consumers_;      // scratch for priority()
-  std::vector<OpId> fuse_consumers_, merged_inputs_, touched_;  // scratch for fuse()
+  std::vector<OpId> fuse_consumers_, merged_inputs_, merged_readers_, touched_;  // scratch for fuse()
   std::uint32_t mark_ = 0;
 };
 
