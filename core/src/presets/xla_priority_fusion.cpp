@@ -179,14 +179,20 @@ class PriorityFusion {
     fusion_[x].input_bytes = total;
   }
 
+  // Room for `size` ids in a scratch list that only grows (so filling it costs no check per id).
+  static OpId* scratch(std::vector<OpId>& list, std::size_t size) {
+    if (list.size() < size) list.resize(2 * size);
+    return list.data();
+  }
+
   // Replaces C's inputs by C's without P plus P's (each once), keeping the byte sum: C's sum without P, plus
   // P's, minus the inputs both read (counted again from scratch only when a sum saturated).
   void absorb_inputs(OpId c, OpId p) {
-    std::vector<OpId>& merged = merged_inputs_;  // scratch, copied back into C's row
-    merged.clear();
     FusionState& fc = fusion_[c];
     const FusionState& fp = fusion_[p];
     const std::span<const OpId> a = inputs(c), b = inputs(p);
+    OpId* const merged = scratch(merged_inputs_, a.size() + b.size());  // copied back into C's row
+    OpId* out = merged;
     bool reads_p = false;
     std::uint64_t shared = 0;
     std::size_t i = 0, j = 0;
@@ -195,12 +201,12 @@ class PriorityFusion {
       if (j == b.size() || (i < a.size() && a[i] < b[j])) next = a[i++];
       else if (i == a.size() || b[j] < a[i]) next = b[j++];
       else next = a[i++], ++j, shared += bytes(next);
-      if (next != p) merged.push_back(next);
+      if (next != p) *out++ = next;
       else reads_p = true;
     }
     const bool saturated = fc.input_bytes == detail::kSaturated || fp.input_bytes == detail::kSaturated;
     fc.input_bytes = detail::saturating_add(fc.input_bytes - (reads_p ? bytes(p) : 0), fp.input_bytes - shared);
-    input_rows_.assign(fc.inputs, merged.data(), merged.data() + merged.size());
+    input_rows_.assign(fc.inputs, merged, out);
     if (saturated) count_input_bytes(c);
   }
 
@@ -385,24 +391,24 @@ class PriorityFusion {
 
   // P's producers are now read by P's consumers (and no longer by P unless it stays).
   void move_readers(OpId p, const std::vector<OpId>& consumers, bool stays) {
-    std::vector<OpId>& merged = merged_readers_;  // scratch, copied back into the producer's row
     for (OpId i : inputs(p)) {
       if (!flags_[i].alive || flags_[i].fixed) continue;  // (the readers of a refused producer are never read again)
       // Readers ascending: P out, the consumers (ascending) in, each once; one merge instead of an insertion each.
       const std::span<const OpId> list = readers(i);
-      merged.clear();
+      OpId* const merged = scratch(merged_readers_, list.size() + consumers.size());  // copied back into i's row
+      OpId* out = merged;
       bool had_p = false;
       std::size_t j = 0;
       for (OpId r : list) {
-        for (; j < consumers.size() && consumers[j] < r; ++j) merged.push_back(consumers[j]);
+        for (; j < consumers.size() && consumers[j] < r; ++j) *out++ = consumers[j];
         if (j < consumers.size() && consumers[j] == r) ++j;
         if (r == p && !stays) had_p = true;
-        else merged.push_back(r);
+        else *out++ = r;
       }
-      merged.insert(merged.end(), consumers.begin() + static_cast<std::ptrdiff_t>(j), consumers.end());
+      out = std::copy(consumers.begin() + static_cast<std::ptrdiff_t>(j), consumers.end(), out);
       ProducerState& uses = producer_[i];
       if (had_p) uses.bitcast_readers -= is_bitcast(p);
-      reader_rows_.assign(uses.readers, merged.data(), merged.data() + merged.size());
+      reader_rows_.assign(uses.readers, merged, out);
     }
   }
 
@@ -439,17 +445,16 @@ class PriorityFusion {
     // reaches the top), any other is pushed now. One push does not change what decides another producer's case,
     // so the cases are settled first and the pushes made after, in the same order, their records fetched ahead.
     // Without branches: which case a producer falls in is as good as random.
-    std::vector<OpId>& pushed = touched_;
     std::size_t most = stays ? 1 : 0, n = 0;
     for (OpId c : consumers) most += fusion_[c].inputs.size;
-    pushed.resize(most);
+    OpId* const pushed_ids = scratch(touched_, most);
     auto touch = [&](OpId x) {
       Flags& f = flags_[x];
       const bool look = f.alive & !f.fixed & (f.touched != mark_);
       const bool in_heap = heap_.contains(x);
       f.touched = look ? mark_ : f.touched;
       f.stale = f.stale | (look & in_heap);
-      pushed[n] = x;
+      pushed_ids[n] = x;
       n += look & !in_heap;
     };
     for (OpId c : consumers)
@@ -457,7 +462,7 @@ class PriorityFusion {
     if (stays) touch(p);
     for (OpId c : consumers)
       for (OpId i : inputs(c)) touch(i);
-    pushed.resize(n);
+    const std::span<const OpId> pushed(pushed_ids, n);
     for (OpId x : pushed) prefetch(&facts_[x]), prefetch(&producer_[x]), prefetch(&fusion_[x]);
     for (OpId x : pushed)
       prefetch(reader_rows_.view(producer_[x].readers).data()), prefetch(term_rows_.view(producer_[x].terms).data());
