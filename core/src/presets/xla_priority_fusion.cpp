@@ -128,15 +128,16 @@ class PriorityFusion {
       flags_[x].elementwise = is_fusible(op.kind);
     }
     // A reader that takes no producer never fuses away, and no such reader is ever added: P is refused for good.
-    for (std::size_t x = 0; x < n; ++x)
-      for (OpId c : readers(static_cast<OpId>(x))) producer_[x].bitcast_readers += is_bitcast(c);
-    for (std::size_t x = 0; x < n; ++x)
-      for (OpId c : readers(static_cast<OpId>(x)))
-        if (facts_[c].role == XlaRole::own_kernel && !is_bitcast(c)) {
-          facts_[x].blocked_by = c;
-          break;
-        }
-    for (std::size_t x = 0; x < n; ++x) flags_[x].fixed = fixed_refusal(static_cast<OpId>(x));
+    // (One walk over the readers for both counts: each reader's OpFacts is a cache miss.)
+    for (std::size_t x = 0; x < n; ++x) {
+      for (OpId c : readers(static_cast<OpId>(x))) {
+        const OpFacts& reader = facts_[c];
+        const bool bitcast = reader.kind == OpKind::reshape;
+        producer_[x].bitcast_readers += bitcast;
+        if (facts_[x].blocked_by < 0 && reader.role == XlaRole::own_kernel && !bitcast) facts_[x].blocked_by = c;
+      }
+      flags_[x].fixed = fixed_refusal(static_cast<OpId>(x));
+    }
   }
 
   PriorityFusionResult run() {
