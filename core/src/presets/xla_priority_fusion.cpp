@@ -1,9 +1,13 @@
 // xla_priority_fusion.cpp — the priority queue of xla_priority_fusion.h.
 //
-// Laid out for the cache (the pass is bound by memory latency, not by its element steps): per op, one record of
-// fixed facts (OpFacts) and one of flags (Flags); per live fusion, one cache-line record (FusionState) and per
-// producer one (ProducerState); their lists (inputs, readers, cached terms) are slices of three arenas
-// (row_arena.h), and the fusions made are one (consumer, producer) log turned into rows at the end.
+// Laid out for the cache (the pass is bound by memory latency and mispredicted branches more than by its element
+// steps): per op, one record of fixed facts (OpFacts) and one of flags (Flags); per live fusion, one cache-line
+// record (FusionState: all a consumer's term reads but its input list, the root's bytes, region and role copied
+// in) and per producer one (ProducerState: what a push reads and writes besides, its size, place in the order and
+// refusal); their lists (inputs, readers, cached terms) are slices of three arenas (row_arena.h), and the fusions
+// made are one (consumer, producer) log turned into rows at the end. Before walking a list of ops (a producer's
+// consumers, a fusion's consumers or touched producers) the pass asks for their records, then their lists, with
+// prefetch hints (no effect on results), so the misses of a list overlap instead of following one another.
 #include "presets/xla_priority_fusion.h"
 
 #include <algorithm>
