@@ -71,14 +71,16 @@ struct Flags {
   bool elementwise = false;   // every member elementwise, of the root's size
 };
 
-// One consumer's part of P's priority, cached per (P, consumer) until either changes.
+// One consumer's part of P's priority, cached per (P, consumer) until either changes (P's row is emptied when P
+// changes, so a term names only the consumer's content). 32 bytes, two to a cache line.
 struct Term {
-  OpId consumer;
-  std::uint32_t consumer_content, producer_content;
-  EdgeReason refusal;
-  std::int64_t operands;
   double unfused, fused;
+  OpId consumer;
+  std::uint32_t consumer_content;
+  std::int32_t operands;  // (capped: a list of 2^31 inputs does not fit in memory)
+  EdgeReason refusal;
 };
+static_assert(sizeof(Term) <= 32);
 
 // Per producer: what pushing it reads and writes besides its OpFacts and FusionState, in one cache line.
 struct alignas(64) ProducerState {
@@ -283,10 +285,10 @@ class PriorityFusion {
   }
 
   Term term(OpId p, OpId c) {
-    Term t{c, fusion_[c].content, fusion_[p].content, consumer_refusal(p, c), 0, 0, 0};
+    Term t{0, 0, c, fusion_[c].content, 0, consumer_refusal(p, c)};
     if (t.refusal != EdgeReason::none) return t;
     const auto [time, operands] = fused_time(c, p);
-    t.operands = operands;
+    t.operands = static_cast<std::int32_t>(std::min<std::int64_t>(operands, std::numeric_limits<std::int32_t>::max()));
     t.unfused = time_of(c);
     t.fused = time;
     return t;
@@ -303,12 +305,10 @@ class PriorityFusion {
     const std::span<const Term> cached = term_rows_.view(producer_[p].terms);
     std::vector<Term>& fresh = fresh_terms_;  // scratch: copied back into P's row below
     fresh.clear();
-    const std::uint32_t content_p = fusion_[p].content;
     std::size_t k = 0;
     for (OpId c : consumers) {
       while (k < cached.size() && cached[k].consumer < c) ++k;
-      const bool valid = k < cached.size() && cached[k].consumer == c &&
-                         cached[k].consumer_content == fusion_[c].content && cached[k].producer_content == content_p;
+      const bool valid = k < cached.size() && cached[k].consumer == c && cached[k].consumer_content == fusion_[c].content;
       fresh.push_back(valid ? cached[k] : term(p, c));
       if (!refuses(fresh.back())) continue;
       for (; k < cached.size(); ++k)
@@ -386,6 +386,7 @@ class PriorityFusion {
     FusionState& fc = fusion_[c];
     const FusionState& fp = fusion_[p];
     ++fc.content;
+    producer_[c].terms.size = 0;  // its terms as a producer are out of date
     fc.vector_flops += fp.vector_flops;
     fc.matrix_flops += fp.matrix_flops;
     producer_[c].size += producer_[p].size;
