@@ -90,7 +90,9 @@ struct alignas(64) ProducerState {
   std::int32_t bitcast_readers = 0;  // how many of readers are bitcasts (never fused into)
   std::int32_t position = 0;         // its place in the topological order (ties in the heap)
   Refusal refusal;                   // why its last priority was refused (none when it was not)
+  Refusal fixed;                     // fixed_refusal(), so a push needs no OpFacts to find it
 };
+static_assert(sizeof(ProducerState) == 64);
 
 class PriorityFusion {
  public:
@@ -142,7 +144,8 @@ class PriorityFusion {
         producer_[x].bitcast_readers += bitcast;
         if (facts_[x].blocked_by < 0 && reader.role == XlaRole::own_kernel && !bitcast) facts_[x].blocked_by = c;
       }
-      flags_[x].fixed = fixed_refusal(static_cast<OpId>(x));
+      producer_[x].fixed = fixed_refusal(static_cast<OpId>(x));
+      flags_[x].fixed = producer_[x].fixed.reason != EdgeReason::none;
     }
   }
 
@@ -321,12 +324,10 @@ class PriorityFusion {
 
   // P's priority, or a refusal.
   std::pair<double, Refusal> priority(OpId p) {
-    const OpFacts& facts = facts_[p];
     const ProducerState& uses = producer_[p];
-    if (facts.role == XlaRole::own_kernel || facts.role == XlaRole::scatter)
-      return {0, {EdgeReason::barrier_producer, -1}};
-    if (facts.output || uses.readers.size == 0) return {0, {EdgeReason::output, -1}};
-    if (facts.blocked_by >= 0) return {0, {EdgeReason::barrier_consumer, facts.blocked_by}};
+    if (uses.fixed.reason != EdgeReason::none) return {0, uses.fixed};
+    if (uses.readers.size == 0) return {0, {EdgeReason::output, -1}};
+    prefetch(&facts_[p]);  // read only at the end (is P a bitcast?)
     if (uses.readers.size > kMaxConsumers) return {0, {EdgeReason::limit, -1}};
     const std::span<const OpId> consumers = fused_readers(p, priority_consumers_);
     if (consumers.empty()) return {0, {EdgeReason::barrier_consumer, -1}};  // only bitcasts read it
@@ -354,11 +355,14 @@ class PriorityFusion {
     return {unfused - fused, {}};
   }
 
-  // Refusals that nothing later can lift: not fusible as a producer, a graph output, or read by a kernel
-  // that takes no producer (such a reader never fuses away).
-  bool fixed_refusal(OpId p) const {
+  // The refusal that nothing later can lift, or none: not fusible as a producer, a graph output, or read by a
+  // kernel that takes no producer (such a reader never fuses away; a refused producer's readers never change).
+  Refusal fixed_refusal(OpId p) const {
     const OpFacts& f = facts_[p];
-    return f.role == XlaRole::own_kernel || f.role == XlaRole::scatter || f.output || f.blocked_by >= 0;
+    if (f.role == XlaRole::own_kernel || f.role == XlaRole::scatter) return {EdgeReason::barrier_producer, -1};
+    if (f.output) return {EdgeReason::output, -1};
+    if (f.blocked_by >= 0) return {EdgeReason::barrier_consumer, f.blocked_by};
+    return {};
   }
 
   // The readers P is fused into: all but bitcasts (CanFuseWithAllNonBitcastUsers). Without bitcast readers
