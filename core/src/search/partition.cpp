@@ -107,7 +107,7 @@ std::int64_t inductor_range_groups(const LocalProblem<W>& p, const Bits<W>& grou
 
 // The fewest legal groups a group of a coarser partition can be split into (partition.h, bound_score).
 template <std::size_t W>
-std::int64_t fewest_groups(const LocalProblem<W>& p, const Bits<W>& group) {
+std::int64_t fewest_groups(const LocalProblem<W>& p, const Bits<W>& group, const std::vector<Bits<W>>& separated) {
   const auto size = static_cast<std::int64_t>(group.count());
   std::int64_t split = 1;
   if (p.max_depth > 0) split = std::max(split, (size + p.max_depth - 1) / p.max_depth);
@@ -115,8 +115,59 @@ std::int64_t fewest_groups(const LocalProblem<W>& p, const Bits<W>& group) {
     split = std::max<std::int64_t>(split, (group & p.templates).count());
     return std::max(split, inductor_range_groups(p, group));
   }
-  // tvm: its roots stay roots in every split (written, or read by another group), one per group
-  return std::max({split, static_cast<std::int64_t>((group & p.heavy).count()), roots_of(p, group)});
+  // tvm: one root per group
+  return std::max({split, static_cast<std::int64_t>((group & p.heavy).count()), roots_of(p, group, &separated)});
+}
+
+
+// Per group, the bytes it moves (reads once per tensor, writes of members read by another group or forced) and
+// its flops, as time_ps prices them.
+template <std::size_t W>
+struct GroupWork {
+  std::vector<std::uint64_t> moved, vector_flops, matrix_flops;
+};
+
+template <std::size_t W>
+GroupWork<W> group_work(const LocalProblem<W>& p, const Partition<W>& partition) {
+  const std::size_t count = partition.groups.size();
+  GroupWork<W> w{std::vector<std::uint64_t>(count, 0), std::vector<std::uint64_t>(count, 0),
+                 std::vector<std::uint64_t>(count, 0)};
+  for (const OutsideRead<W>& read : p.outside_reads)
+    groups_hit(partition, read.readers).each([&](std::size_t g) { w.moved[g] = detail::saturating_add(w.moved[g], read.bytes); });
+  for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    const std::size_t own = partition.group_of[i];
+    const Bits<W> others = p.consumers[i].minus(partition.groups[own]);
+    groups_hit(partition, others).each([&](std::size_t g) { w.moved[g] = detail::saturating_add(w.moved[g], p.bytes[i]); });
+    if (p.forced_write[i] || others.any()) w.moved[own] = detail::saturating_add(w.moved[own], p.bytes[i]);
+    w.vector_flops[own] = detail::saturating_add(w.vector_flops[own], p.vector_flops[i]);
+    w.matrix_flops[own] = detail::saturating_add(w.matrix_flops[own], p.matrix_flops[i]);
+  }
+  add_inlined_flops(p, partition, w.vector_flops, w.matrix_flops);
+  return w;
+}
+
+// Per group, the bytes every split of it separating the pairs in `separated` adds (partition.h): each member i
+// with a separated reader in its group is read once more, and written once more unless the group writes it.
+template <std::size_t W>
+std::vector<std::uint64_t> split_bytes(const LocalProblem<W>& p, const Partition<W>& partition,
+                                       const std::vector<Bits<W>>& separated) {
+  std::vector<std::uint64_t> extra(partition.groups.size(), 0);
+  for (std::size_t i = 0; i < separated.size(); ++i) {
+    const Bits<W>& group = partition.groups[partition.group_of[i]];
+    if (!separated[i].intersects(group)) continue;
+    const bool written = p.forced_write[i] || p.consumers[i].minus(group).any();
+    const std::uint64_t added = written ? p.bytes[i] : detail::saturating_add(p.bytes[i], p.bytes[i]);
+    extra[partition.group_of[i]] = detail::saturating_add(extra[partition.group_of[i]], added);
+  }
+  return extra;
+}
+
+// Does the group hold a member and a member it reaches through outside ops (a cycle: it must split)?
+template <std::size_t W>
+bool holds_outside_path(const LocalProblem<W>& p, const Bits<W>& group) {
+  bool found = false;
+  group.each([&](std::size_t i) { found = found || p.via[i].intersects(group); });
+  return found;
 }
 
 }  // namespace
@@ -136,33 +187,32 @@ std::uint64_t bytes(const LocalProblem<W>& p, const Partition<W>& partition) {
 
 template <std::size_t W>
 std::uint64_t time_ps(const LocalProblem<W>& p, const Partition<W>& partition) {
-  const std::size_t count = partition.groups.size();
-  std::vector<std::uint64_t> moved(count, 0), vector_flops(count, 0), matrix_flops(count, 0);
-  for (const OutsideRead<W>& read : p.outside_reads)
-    groups_hit(partition, read.readers).each([&](std::size_t g) { moved[g] = detail::saturating_add(moved[g], read.bytes); });
-  for (std::size_t i = 0; i < p.ops.size(); ++i) {
-    const std::size_t own = partition.group_of[i];
-    const Bits<W> others = p.consumers[i].minus(partition.groups[own]);
-    groups_hit(partition, others).each([&](std::size_t g) { moved[g] = detail::saturating_add(moved[g], p.bytes[i]); });
-    if (p.forced_write[i] || others.any()) moved[own] = detail::saturating_add(moved[own], p.bytes[i]);
-    vector_flops[own] = detail::saturating_add(vector_flops[own], p.vector_flops[i]);
-    matrix_flops[own] = detail::saturating_add(matrix_flops[own], p.matrix_flops[i]);
-  }
-  add_inlined_flops(p, partition, vector_flops, matrix_flops);
+  const GroupWork<W> w = group_work(p, partition);
   std::uint64_t total = 0;
-  for (std::size_t g = 0; g < count; ++g)
-    total = detail::saturating_add(total, kernel_ps(kernel_time_us(moved[g], vector_flops[g], matrix_flops[g], p.hardware)));
+  for (std::size_t g = 0; g < partition.groups.size(); ++g)
+    total = detail::saturating_add(total, kernel_ps(kernel_time_us(w.moved[g], w.vector_flops[g], w.matrix_flops[g], p.hardware)));
   return total;
 }
 
 template <std::size_t W>
-std::uint64_t bound_score(const LocalProblem<W>& p, const Partition<W>& partition) {
-  std::uint64_t total = score(p, partition);
-  if (p.kind == SpaceKind::seed) return total;
+std::uint64_t bound_score(const LocalProblem<W>& p, const Partition<W>& partition, const std::vector<Bits<W>>& separated) {
+  const std::vector<std::uint64_t> extra = split_bytes(p, partition, separated);
+  if (p.kind == SpaceKind::seed) {
+    std::uint64_t total = bytes(p, partition);
+    for (std::uint64_t added : extra) total = detail::saturating_add(total, added);
+    return total;
+  }
+  const GroupWork<W> w = group_work(p, partition);
   const std::uint64_t launch = kernel_ps(p.hardware.launch_us);
-  if (launch <= 1) return total;
-  for (const Bits<W>& group : partition.groups)
-    total = detail::saturating_add(total, static_cast<std::uint64_t>(fewest_groups(p, group) - 1) * (launch - 1));
+  std::uint64_t total = 0;
+  for (std::size_t g = 0; g < partition.groups.size(); ++g) {
+    const Bits<W>& group = partition.groups[g];
+    const std::uint64_t moved = detail::saturating_add(w.moved[g], extra[g]);
+    std::int64_t split = fewest_groups(p, group, separated);
+    if (extra[g] > 0 || holds_outside_path(p, group)) split = std::max<std::int64_t>(split, 2);
+    total = detail::saturating_add(total, kernel_ps(kernel_time_us(moved, w.vector_flops[g], w.matrix_flops[g], p.hardware)));
+    if (launch > 1) total = detail::saturating_add(total, static_cast<std::uint64_t>(split - 1) * (launch - 1));
+  }
   return total;
 }
 
@@ -191,9 +241,9 @@ template std::uint64_t bytes<16>(const LocalProblem<16>&, const Partition<16>&);
 template std::uint64_t time_ps<1>(const LocalProblem<1>&, const Partition<1>&);
 template std::uint64_t time_ps<4>(const LocalProblem<4>&, const Partition<4>&);
 template std::uint64_t time_ps<16>(const LocalProblem<16>&, const Partition<16>&);
-template std::uint64_t bound_score<1>(const LocalProblem<1>&, const Partition<1>&);
-template std::uint64_t bound_score<4>(const LocalProblem<4>&, const Partition<4>&);
-template std::uint64_t bound_score<16>(const LocalProblem<16>&, const Partition<16>&);
+template std::uint64_t bound_score<1>(const LocalProblem<1>&, const Partition<1>&, const std::vector<Bits<1>>&);
+template std::uint64_t bound_score<4>(const LocalProblem<4>&, const Partition<4>&, const std::vector<Bits<4>>&);
+template std::uint64_t bound_score<16>(const LocalProblem<16>&, const Partition<16>&, const std::vector<Bits<16>>&);
 template bool relaxed_legal<1>(const LocalProblem<1>&, const Partition<1>&);
 template bool relaxed_legal<4>(const LocalProblem<4>&, const Partition<4>&);
 template bool relaxed_legal<16>(const LocalProblem<16>&, const Partition<16>&);
