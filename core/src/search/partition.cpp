@@ -85,24 +85,43 @@ void add_inlined_flops(const LocalProblem<W>& p, const Partition<W>& partition, 
     });
 }
 
-// Inductor: groups needed for the ranges alone: one per reduction range, plus one per numel of a non-reduction
-// member that no range of the group can take (n·r or n), since a group without a reduction has one numel.
+// May members of `members` never all share one group: one reaches another through outside ops (a cycle), or reads
+// another it is separated from (partition.h)?
 template <std::size_t W>
-std::int64_t inductor_range_groups(const LocalProblem<W>& p, const Bits<W>& group) {
+bool must_split(const LocalProblem<W>& p, const Bits<W>& members, const std::vector<Bits<W>>& separated) {
+  bool split = false;
+  members.each([&](std::size_t i) { split = split || p.via[i].intersects(members) || separated[i].intersects(members); });
+  return split;
+}
+
+// Inductor: groups needed for the ranges alone: one per reduction range, plus one per numel of a non-reduction
+// member that no range of the group can take (n·r or n), since a group without a reduction has one numel. Such a
+// numel's members, and a range's reductions, sit in groups of their own kind only: one more when they must split.
+template <std::size_t W>
+std::int64_t inductor_range_groups(const LocalProblem<W>& p, const Bits<W>& group, const std::vector<Bits<W>>& separated) {
   std::vector<presets::IterationRange> ranges;
+  std::vector<Bits<W>> reductions_of;  // per range, its reductions in the group
   std::vector<std::uint64_t> numels;
+  std::vector<Bits<W>> members_of;     // per numel, its non-reduction members in the group
   group.each([&](std::size_t s) {
-    if (p.reductions.test(s)) {
-      if (std::find(ranges.begin(), ranges.end(), p.range[s]) == ranges.end()) ranges.push_back(p.range[s]);
-    } else if (std::find(numels.begin(), numels.end(), p.range[s].numel) == numels.end()) {
-      numels.push_back(p.range[s].numel);
+    const bool reduction = p.reductions.test(s);
+    if (reduction) {
+      const auto at = std::find(ranges.begin(), ranges.end(), p.range[s]) - ranges.begin();
+      if (static_cast<std::size_t>(at) == ranges.size()) ranges.push_back(p.range[s]), reductions_of.emplace_back();
+      reductions_of[static_cast<std::size_t>(at)].set(s);
+    } else {
+      const auto at = std::find(numels.begin(), numels.end(), p.range[s].numel) - numels.begin();
+      if (static_cast<std::size_t>(at) == numels.size()) numels.push_back(p.range[s].numel), members_of.emplace_back();
+      members_of[static_cast<std::size_t>(at)].set(s);
     }
   });
-  const auto uncovered = std::count_if(numels.begin(), numels.end(), [&](std::uint64_t n) {
-    return std::none_of(ranges.begin(), ranges.end(), [&](const auto& r) { return r.takes(n); });
-  });
-  return std::max<std::int64_t>(1, static_cast<std::int64_t>(ranges.size())) + static_cast<std::int64_t>(uncovered) -
-         (ranges.empty() && uncovered > 0 ? 1 : 0);
+  std::int64_t groups = 0;
+  for (const Bits<W>& reductions : reductions_of) groups += must_split(p, reductions, separated) ? 2 : 1;
+  for (std::size_t k = 0; k < numels.size(); ++k) {
+    const bool taken = std::any_of(ranges.begin(), ranges.end(), [&](const auto& r) { return r.takes(numels[k]); });
+    if (!taken) groups += must_split(p, members_of[k], separated) ? 2 : 1;
+  }
+  return std::max<std::int64_t>(1, groups);
 }
 
 // The fewest legal groups a group of a coarser partition can be split into (partition.h, bound_score).
@@ -113,7 +132,7 @@ std::int64_t fewest_groups(const LocalProblem<W>& p, const Bits<W>& group, const
   if (p.max_depth > 0) split = std::max(split, (size + p.max_depth - 1) / p.max_depth);
   if (p.kind == SpaceKind::inductor) {
     split = std::max<std::int64_t>(split, (group & p.templates).count());
-    return std::max(split, inductor_range_groups(p, group));
+    return std::max(split, inductor_range_groups(p, group, separated));
   }
   // tvm: one root per group
   return std::max({split, static_cast<std::int64_t>((group & p.heavy).count()), roots_of(p, group, &separated)});
@@ -162,14 +181,6 @@ std::vector<std::uint64_t> split_bytes(const LocalProblem<W>& p, const Partition
   return extra;
 }
 
-// Does the group hold a member and a member it reaches through outside ops (a cycle: it must split)?
-template <std::size_t W>
-bool holds_outside_path(const LocalProblem<W>& p, const Bits<W>& group) {
-  bool found = false;
-  group.each([&](std::size_t i) { found = found || p.via[i].intersects(group); });
-  return found;
-}
-
 }  // namespace
 
 template <std::size_t W>
@@ -209,7 +220,7 @@ std::uint64_t bound_score(const LocalProblem<W>& p, const Partition<W>& partitio
     const Bits<W>& group = partition.groups[g];
     const std::uint64_t moved = detail::saturating_add(w.moved[g], extra[g]);
     std::int64_t split = fewest_groups(p, group, separated);
-    if (extra[g] > 0 || holds_outside_path(p, group)) split = std::max<std::int64_t>(split, 2);
+    if (must_split(p, group, separated)) split = std::max<std::int64_t>(split, 2);
     total = detail::saturating_add(total, kernel_ps(kernel_time_us(moved, w.vector_flops[g], w.matrix_flops[g], p.hardware)));
     if (launch > 1) total = detail::saturating_add(total, static_cast<std::uint64_t>(split - 1) * (launch - 1));
   }

@@ -21,7 +21,8 @@
 // kCommReduce or above (one per group) and its members with a forced write, a reader in another group or a
 // separated reader in G (each is read outside its group of any split of G, or written, so it is a root there, and
 // a group has one); under inductor its templates, and its distinct reduction ranges plus the numels of its other
-// members that none of those ranges takes (a group without a reduction has one numel). (time_ps under inductor
+// members that none of those ranges takes (a group without a reduction has one numel), a range or such a numel
+// counting twice when its own members must split (a separated pair, or a path through outside ops, among them). (time_ps under inductor
 // counts each inlined op once per group that computes it, so merging never adds flops.) m groups that split G take
 // at least m launches and, together, G's bytes plus the separated outputs' and G's flops (sub-additivity, above),
 // so the bound stays below every partition the coarser one coarsens.
