@@ -78,7 +78,16 @@ std::int64_t roots_of(const LocalProblem<W>& p, const Bits<W>& g, const std::vec
   std::int64_t roots = 0;
   g.each([&](std::size_t s) {
     const bool separated_reader = separated && (*separated)[s].intersects(g);
-    roots += (p.forced_write[s] || p.consumers[s].minus(g).any() || separated_reader) ? 1 : 0;
+    bool apart_readers = false;  // two readers in g that never share a group: s cannot hold both
+    if (separated && !separated_reader) {
+      const Bits<W> readers = p.consumers[s] & g;
+      if ((readers & p.heavy).count() >= 2) apart_readers = true;
+      readers.each([&](std::size_t r) {
+        apart_readers = apart_readers || p.via[r].intersects(readers) || p.apart[r].intersects(readers) ||
+                        (*separated)[r].intersects(readers);
+      });
+    }
+    roots += (p.forced_write[s] || p.consumers[s].minus(g).any() || separated_reader || apart_readers) ? 1 : 0;
   });
   return roots;
 }
