@@ -174,11 +174,11 @@ std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, con
     }
   }
   for (const auto& [op, readers] : outside) p.outside_reads.push_back({space.bytes_of(op), readers});
-  p.apart_readers.resize(k);
-  for (std::size_t i = 0; i < k; ++i) p.apart_readers[i] = p.consumers[i] & p.apart[i];
   add_space_data(space, p);
   if (space.shares_buffer_pairs()) add_shared_buffer_pairs(space, readers_of(p), p);
   if (!find_outside_paths(consumers, local, position, position[members.back()], p)) return std::nullopt;
+  p.apart_readers.resize(k);  // a reader it is apart from, or also reaches through outside ops (a cycle)
+  for (std::size_t i = 0; i < k; ++i) p.apart_readers[i] = p.consumers[i] & (p.apart[i] | p.via[i]);
   return p;
 }
 

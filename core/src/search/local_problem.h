@@ -60,7 +60,8 @@ struct LocalProblem {
   std::vector<bool> forced_write;
   std::vector<Mask> consumers;            // members reading it
   std::vector<Mask> apart;                // members it may never share a group with
-  std::vector<Mask> apart_readers;        // members reading it that it may never share a group with
+  std::vector<Mask> apart_readers;        // members reading it that it may never share a group with (apart, or
+                                          // also reached through outside ops)
   std::vector<Mask> direct, via;          // see above
   std::vector<OutsideRead<W>> outside_reads;
   std::vector<LocalEdge> edges;           // fusible edges, greedy order
