@@ -81,7 +81,7 @@ std::int64_t roots_of(const LocalProblem<W>& p, const Bits<W>& g, const std::vec
     bool apart_readers = false;  // two readers in g that never share a group: s cannot hold both
     if (separated && !separated_reader) {
       const Bits<W> readers = p.consumers[s] & g;
-      if ((readers & p.heavy).count() >= 2) apart_readers = true;
+      if ((readers & p.heavy).several()) apart_readers = true;
       readers.each([&](std::size_t r) {
         apart_readers = apart_readers || p.via[r].intersects(readers) || p.apart[r].intersects(readers) ||
                         (*separated)[r].intersects(readers);

@@ -94,6 +94,20 @@ bool must_split(const LocalProblem<W>& p, const Bits<W>& members, const std::vec
   return split;
 }
 
+// The most members of s in one chain, each reaching the next through an outside op (after[]): each needs a group
+// of its own. Members ascend in a topological order, so one pass.
+template <std::size_t W>
+std::int64_t longest_outside_chain(const LocalProblem<W>& p, const Bits<W>& s) {
+  std::array<std::int64_t, 64 * W> before{};  // per member: the longest chain ending just before it
+  std::int64_t longest = 0;
+  s.each([&](std::size_t i) {
+    const std::int64_t here = before[i] + 1;
+    longest = std::max(longest, here);
+    (p.after[i] & s).each([&](std::size_t j) { before[j] = std::max(before[j], here); });
+  });
+  return longest;
+}
+
 // Inductor: groups needed for the ranges alone: one per reduction range, plus one per numel of a non-reduction
 // member that no range of the group can take (n·r or n), since a group without a reduction has one numel. Such a
 // numel's members, and a range's reductions, sit in groups of their own kind only: one more when they must split.
@@ -116,10 +130,13 @@ std::int64_t inductor_range_groups(const LocalProblem<W>& p, const Bits<W>& grou
     }
   });
   std::int64_t groups = 0;
-  for (const Bits<W>& reductions : reductions_of) groups += must_split(p, reductions, separated) ? 2 : 1;
+  const auto class_groups = [&](const Bits<W>& members) {
+    return std::max<std::int64_t>(must_split(p, members, separated) ? 2 : 1, longest_outside_chain(p, members));
+  };
+  for (const Bits<W>& reductions : reductions_of) groups += class_groups(reductions);
   for (std::size_t k = 0; k < numels.size(); ++k) {
     const bool taken = std::any_of(ranges.begin(), ranges.end(), [&](const auto& r) { return r.takes(numels[k]); });
-    if (!taken) groups += must_split(p, members_of[k], separated) ? 2 : 1;
+    if (!taken) groups += class_groups(members_of[k]);
   }
   return std::max<std::int64_t>(1, groups);
 }
@@ -221,6 +238,7 @@ std::uint64_t bound_score(const LocalProblem<W>& p, const Partition<W>& partitio
     const std::uint64_t moved = detail::saturating_add(w.moved[g], extra[g]);
     std::int64_t split = fewest_groups(p, group, separated);
     if (must_split(p, group, separated)) split = std::max<std::int64_t>(split, 2);
+    split = std::max(split, longest_outside_chain(p, group));
     total = detail::saturating_add(total, kernel_ps(kernel_time_us(moved, w.vector_flops[g], w.matrix_flops[g], p.hardware)));
     if (launch > 1) total = detail::saturating_add(total, static_cast<std::uint64_t>(split - 1) * (launch - 1));
   }

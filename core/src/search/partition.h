@@ -16,13 +16,15 @@
 // output is then read by one more group than G's bytes count and written even when G does not write it, so
 // bytes(G) plus those bytes (once per such i) bounds the split from below (the seed bound). Under a timed space,
 // G's kernel is priced with those bytes added, and G adds (m(G) - 1) launches less 1 ps each, where m(G) is the
-// fewest legal groups G can be split into: at least ceil(|G| / limit), and 2 when G must split (it holds a
-// separated pair, or a member and one it reaches through outside ops); under tvm its members of pattern
+// fewest legal groups G can be split into: at least ceil(|G| / limit), 2 when G must split (it holds a
+// separated pair, or a member and one it reaches through outside ops), and the longest chain of members each
+// reaching the next through an outside op (each needs its own group); under tvm its members of pattern
 // kCommReduce or above (one per group) and its members with a forced write, a reader in another group, a
 // separated reader in G or two readers in G that never share a group (group_rules.h roots_of) (each is read outside its group of any split of G, or written, so it is a root there, and
 // a group has one); under inductor its templates, and its distinct reduction ranges plus the numels of its other
 // members that none of those ranges takes (a group without a reduction has one numel), a range or such a numel
-// counting twice when its own members must split (a separated pair, or a path through outside ops, among them). (time_ps under inductor
+// counting twice when its own members must split (a separated pair, or a path through outside ops, among them), or
+// as the longest such chain among them. (time_ps under inductor
 // counts each inlined op once per group that computes it, so merging never adds flops.) m groups that split G take
 // at least m launches and, together, G's bytes plus the separated outputs' and G's flops (sub-additivity, above),
 // so the bound stays below every partition the coarser one coarsens.
