@@ -119,16 +119,22 @@ XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult prior
   }
 }
 
-bool XlaFusionGraph::same_space(OpId a, OpId b) const {
-  const Group& x = info_[a];
-  const Group& y = info_[b];
-  if (x.transpose || y.transpose) {
-    if (x.role == Role::reduction || y.role == Role::reduction) return false;
-    if (x.transpose && y.transpose)
-      return x.transpose_in == y.transpose_in && x.transpose_out == y.transpose_out;
+XlaFusionGraph::SpaceKey XlaFusionGraph::space_key(OpId group) const {
+  const Group& g = info_[group];
+  return {g.space, g.reduced, g.transpose ? group : -1, g.role == Role::reduction};
+}
+
+bool XlaFusionGraph::same_space(const SpaceKey& x, const SpaceKey& y) const {
+  if (x.transpose_of >= 0 || y.transpose_of >= 0) {
+    if (x.reduction || y.reduction) return false;
+    if (x.transpose_of >= 0 && y.transpose_of >= 0) {
+      const Group& a = info_[x.transpose_of];
+      const Group& b = info_[y.transpose_of];
+      return a.transpose_in == b.transpose_in && a.transpose_out == b.transpose_out;
+    }
   }
   if (x.space != y.space) return false;
-  return x.role != Role::reduction || y.role != Role::reduction || x.reduced == y.reduced;
+  return !x.reduction || !y.reduction || x.reduced == y.reduced;
 }
 
 // An edge between the groups: the later one in the group order reads a member of the earlier one (an edge never
@@ -226,13 +232,24 @@ void XlaFusionGraph::fuse_siblings(OpId parent) {
   stable_sort_short(siblings, [&](OpId l, OpId r) {
     return (info_[l].role == Role::reduction) > (info_[r].role == Role::reduction);
   });
+  // Each sibling's group and space, read once and again after each merge (most pairs differ in space).
+  std::vector<SpaceKey>& keys = sibling_keys_;
+  const auto refresh = [&] {
+    keys.clear();
+    for (OpId& group : siblings) keys.push_back(space_key(group = find(group)));
+  };
+  refresh();
   for (std::size_t i = 0; i < siblings.size(); ++i)
     for (std::size_t j = i + 1; j < siblings.size(); ++j) {
-      const OpId a = find(siblings[i]), b = find(siblings[j]);
+      const OpId a = siblings[i], b = siblings[j];
       // The budget needs no edge check first: a connected pair is skipped anyway.
-      if (a == b || !same_space(a, b) || over_budget_unconnected(a, b) || cycle_proved(a, b) || connected(a, b))
+      if (a == b || !same_space(keys[i], keys[j]) || over_budget_unconnected(a, b) || cycle_proved(a, b) ||
+          connected(a, b))
         continue;
-      if (const auto merged = merge(a, b)) ++info_[*merged].siblings;
+      if (const auto merged = merge(a, b)) {
+        ++info_[*merged].siblings;
+        refresh();
+      }
     }
 }
 

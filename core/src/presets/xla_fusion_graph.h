@@ -70,9 +70,18 @@ class XlaFusionGraph {
     std::int32_t region = 0;          // its region, numbered (groups merge within one region only)
   };
 
+  // What same_space compares of a group: its iteration space, its reduction's output size, the group whose
+  // transpose shapes count (-1: none), and whether it holds a reduction.
+  struct SpaceKey {
+    std::uint64_t space = 0, reduced = 0;
+    OpId transpose_of = -1;
+    bool reduction = false;
+  };
+
   OpId find(OpId node) { return groups_.find(node); }
   bool fusible(OpId group) const { return info_[group].role == Role::loop || info_[group].role == Role::reduction; }
-  bool same_space(OpId a, OpId b) const;
+  SpaceKey space_key(OpId group) const;
+  bool same_space(const SpaceKey& a, const SpaceKey& b) const;
   bool connected(OpId a, OpId b);                  // an edge between the two groups
   bool over_budget_unconnected(OpId a, OpId b) const;  // surely over max_group_operands if merged, no edge between
   bool shares_operand(OpId a, OpId b);             // some node read by both groups
@@ -103,6 +112,7 @@ class XlaFusionGraph {
   detail::GroupStats stats_;
   std::vector<Group> info_;                   // per representative
   std::vector<OpId> scratch_;                 // the one candidate list a pass step works on (no allocation per node)
+  std::vector<SpaceKey> sibling_keys_;        // fuse_siblings' keys of scratch_
 };
 
 }  // namespace fusion::presets

@@ -31,6 +31,15 @@ struct Bits {
     for (std::uint64_t w : words) n += std::popcount(w);
     return n;
   }
+  bool several() const {  // at least two members (no count needed)
+    bool one = false;
+    for (std::uint64_t w : words) {
+      if (!w) continue;
+      if ((w & (w - 1)) || one) return true;
+      one = true;
+    }
+    return false;
+  }
   std::size_t first() const {  // the smallest member; any() must hold
     std::size_t k = 0;
     while (!words[k]) ++k;

@@ -84,7 +84,11 @@ class Search {
   }
 
   std::uint64_t bound() const {
-    return bound_score(p_, partition_of(p_, [&](std::size_t e) { return decision_[e] != cut; }));
+    separated_ = p_.apart_readers;
+    for (std::size_t e = 0; e < p_.edges.size(); ++e)
+      if (decision_[e] == cut && p_.edges[e].plan_edge >= 0)
+        separated_[static_cast<std::size_t>(p_.edges[e].producer)].set(static_cast<std::size_t>(p_.edges[e].consumer));
+    return bound_score(p_, partition_of(p_, [&](std::size_t e) { return decision_[e] != cut; }), separated_);
   }
 
   void score_leaf() {
@@ -115,6 +119,7 @@ class Search {
   std::vector<std::int8_t> decision_;
   std::vector<std::uint8_t> options_;  // per depth: alternatives not yet taken
   std::vector<std::int8_t> saved_;
+  mutable std::vector<Bits<W>> separated_;  // bound()'s scratch: per member, readers it shares no group with
   std::int64_t budget_;
   std::int64_t cost_;  // units per node
   PartResult<W> result_;

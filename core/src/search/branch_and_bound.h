@@ -6,8 +6,9 @@
 // (group_rules.h: an apart pair, or under tvm a rule no superset can repair) or hold a cut pair is cut without
 // branching. Merge is tried first. A leaf counts when relaxed_legal (partition.h). Scores are the space's
 // objective (partition.h score(): bytes, or whole picoseconds of estimated time); "bytes" below means score.
-// Bound: bound_score (partition.h) of the partition that also merges every undecided edge; every leaf below a
-// node refines that partition, so none beats it (admissible). A node whose bound is not below the incumbent is pruned. Each
+// Bound: bound_score (partition.h) of the partition that also merges every undecided edge, with the cut edges and
+// apart pairs as the separated readers; every leaf below a node refines that partition and separates those pairs,
+// so none beats it (admissible). A node whose bound is not below the incumbent is pruned. Each
 // partition is visited at most once, so there are no equivalent states to memoise.
 // The first incumbent is the caller's (greedy's bytes for the part). Each node costs node_cost(k, W) units of
 // the budget (a node's work grows with the part's size and width), and the search stops before a node the

@@ -74,9 +74,21 @@ bool has_apart_pair(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b
 }
 
 template <std::size_t W>
-std::int64_t roots_of(const LocalProblem<W>& p, const Bits<W>& g) {
+std::int64_t roots_of(const LocalProblem<W>& p, const Bits<W>& g, const std::vector<Bits<W>>* separated) {
   std::int64_t roots = 0;
-  g.each([&](std::size_t s) { roots += (p.forced_write[s] || p.consumers[s].minus(g).any()) ? 1 : 0; });
+  g.each([&](std::size_t s) {
+    const bool separated_reader = separated && (*separated)[s].intersects(g);
+    bool apart_readers = false;  // two readers in g that never share a group: s cannot hold both
+    if (separated && !separated_reader) {
+      const Bits<W> readers = p.consumers[s] & g;
+      if ((readers & p.heavy).several()) apart_readers = true;
+      readers.each([&](std::size_t r) {
+        apart_readers = apart_readers || p.via[r].intersects(readers) || p.apart[r].intersects(readers) ||
+                        (*separated)[r].intersects(readers);
+      });
+    }
+    roots += (p.forced_write[s] || p.consumers[s].minus(g).any() || separated_reader || apart_readers) ? 1 : 0;
+  });
   return roots;
 }
 
@@ -111,15 +123,15 @@ bool legal_group(const LocalProblem<W>& p, const Bits<W>& g) {
 }
 
 template bool has_apart_pair<1>(const LocalProblem<1>&, const Bits<1>&, const Bits<1>&);
-template std::int64_t roots_of<1>(const LocalProblem<1>&, const Bits<1>&);
+template std::int64_t roots_of<1>(const LocalProblem<1>&, const Bits<1>&, const std::vector<Bits<1>>*);
 template bool may_join<1>(const LocalProblem<1>&, const Bits<1>&, const Bits<1>&);
 template bool legal_group<1>(const LocalProblem<1>&, const Bits<1>&);
 template bool has_apart_pair<4>(const LocalProblem<4>&, const Bits<4>&, const Bits<4>&);
-template std::int64_t roots_of<4>(const LocalProblem<4>&, const Bits<4>&);
+template std::int64_t roots_of<4>(const LocalProblem<4>&, const Bits<4>&, const std::vector<Bits<4>>*);
 template bool may_join<4>(const LocalProblem<4>&, const Bits<4>&, const Bits<4>&);
 template bool legal_group<4>(const LocalProblem<4>&, const Bits<4>&);
 template bool has_apart_pair<16>(const LocalProblem<16>&, const Bits<16>&, const Bits<16>&);
-template std::int64_t roots_of<16>(const LocalProblem<16>&, const Bits<16>&);
+template std::int64_t roots_of<16>(const LocalProblem<16>&, const Bits<16>&, const std::vector<Bits<16>>*);
 template bool may_join<16>(const LocalProblem<16>&, const Bits<16>&, const Bits<16>&);
 template bool legal_group<16>(const LocalProblem<16>&, const Bits<16>&);
 

@@ -42,6 +42,24 @@ bool find_outside_paths(const detail::Consumers& consumers, const std::unordered
   return true;
 }
 
+// after[i]: the members a path from member i reaches through at least one outside op (i and each of them can never
+// share a group: the path would leave it and come back). Local indices are topological, so one pass from the last
+// member, with reach[i] every member some path from i reaches.
+template <std::size_t W>
+void find_cycle_order(LocalProblem<W>& p) {
+  const std::size_t k = p.ops.size();
+  std::vector<Bits<W>> reach(k);
+  p.after.assign(k, {});
+  for (std::size_t i = k; i-- > 0;) {
+    Bits<W> all = p.direct[i] | p.via[i], after = p.via[i];
+    (p.direct[i] | p.via[i]).each([&](std::size_t j) { all |= reach[j]; });
+    p.via[i].each([&](std::size_t j) { after |= reach[j]; });
+    p.direct[i].each([&](std::size_t j) { after |= p.after[j]; });
+    reach[i] = all;
+    p.after[i] = after;
+  }
+}
+
 // Inductor: each member's node kind and range, and its own flops and closure's inlined ops (each flop counted
 // on the planned graph: the scheduler graph's ops only say what they read).
 template <std::size_t W>
@@ -177,6 +195,9 @@ std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, con
   add_space_data(space, p);
   if (space.shares_buffer_pairs()) add_shared_buffer_pairs(space, readers_of(p), p);
   if (!find_outside_paths(consumers, local, position, position[members.back()], p)) return std::nullopt;
+  find_cycle_order(p);
+  p.apart_readers.resize(k);  // a reader it is apart from, or also reaches through outside ops (a cycle)
+  for (std::size_t i = 0; i < k; ++i) p.apart_readers[i] = p.consumers[i] & (p.apart[i] | p.via[i]);
   return p;
 }
 

@@ -17,7 +17,8 @@
 //   - inductor: besides the edges, the pairs of members that read one buffer (space.h), as edges with plan_edge
 //     -1, so a group may be joined by shared reads alone;
 //   - direct[i]: members that read member i; via[i]: members reachable from i by a path whose inner ops all lie
-//     outside the part (at least one). A cycle through those is a cycle whatever the other parts do.
+//     outside the part (at least one). A cycle through those is a cycle whatever the other parts do. after[i]:
+//     members reachable from i by any path through at least one outside op (never in i's group).
 // build_local_problem answers nullopt when the part has more than 64 W members or the outside paths take more
 // than kMaxOutsideSteps steps to find; such a part keeps its greedy grouping.
 #pragma once
@@ -60,7 +61,10 @@ struct LocalProblem {
   std::vector<bool> forced_write;
   std::vector<Mask> consumers;            // members reading it
   std::vector<Mask> apart;                // members it may never share a group with
+  std::vector<Mask> apart_readers;        // members reading it that it may never share a group with (apart, or
+                                          // also reached through outside ops)
   std::vector<Mask> direct, via;          // see above
+  std::vector<Mask> after;                // members a path from it reaches through an outside op (see above)
   std::vector<OutsideRead<W>> outside_reads;
   std::vector<LocalEdge> edges;           // fusible edges, greedy order
   // What the space adds (space.h): its kind and limit, and for a timed space the flops and device.

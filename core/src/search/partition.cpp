@@ -85,38 +85,117 @@ void add_inlined_flops(const LocalProblem<W>& p, const Partition<W>& partition, 
     });
 }
 
-// Inductor: groups needed for the ranges alone: one per reduction range, plus one per numel of a non-reduction
-// member that no range of the group can take (n·r or n), since a group without a reduction has one numel.
+// May members of `members` never all share one group: one reaches another through outside ops (a cycle), or reads
+// another it is separated from (partition.h)?
 template <std::size_t W>
-std::int64_t inductor_range_groups(const LocalProblem<W>& p, const Bits<W>& group) {
+bool must_split(const LocalProblem<W>& p, const Bits<W>& members, const std::vector<Bits<W>>& separated) {
+  bool split = false;
+  members.each([&](std::size_t i) { split = split || p.via[i].intersects(members) || separated[i].intersects(members); });
+  return split;
+}
+
+// The most members of s in one chain, each reaching the next through an outside op (after[]): each needs a group
+// of its own. Members ascend in a topological order, so one pass.
+template <std::size_t W>
+std::int64_t longest_outside_chain(const LocalProblem<W>& p, const Bits<W>& s) {
+  std::array<std::int64_t, 64 * W> before{};  // per member: the longest chain ending just before it
+  std::int64_t longest = 0;
+  s.each([&](std::size_t i) {
+    const std::int64_t here = before[i] + 1;
+    longest = std::max(longest, here);
+    (p.after[i] & s).each([&](std::size_t j) { before[j] = std::max(before[j], here); });
+  });
+  return longest;
+}
+
+// Inductor: groups needed for the ranges alone: one per reduction range, plus one per numel of a non-reduction
+// member that no range of the group can take (n·r or n), since a group without a reduction has one numel. Such a
+// numel's members, and a range's reductions, sit in groups of their own kind only: one more when they must split.
+template <std::size_t W>
+std::int64_t inductor_range_groups(const LocalProblem<W>& p, const Bits<W>& group, const std::vector<Bits<W>>& separated) {
   std::vector<presets::IterationRange> ranges;
+  std::vector<Bits<W>> reductions_of;  // per range, its reductions in the group
   std::vector<std::uint64_t> numels;
+  std::vector<Bits<W>> members_of;     // per numel, its non-reduction members in the group
   group.each([&](std::size_t s) {
-    if (p.reductions.test(s)) {
-      if (std::find(ranges.begin(), ranges.end(), p.range[s]) == ranges.end()) ranges.push_back(p.range[s]);
-    } else if (std::find(numels.begin(), numels.end(), p.range[s].numel) == numels.end()) {
-      numels.push_back(p.range[s].numel);
+    const bool reduction = p.reductions.test(s);
+    if (reduction) {
+      const auto at = std::find(ranges.begin(), ranges.end(), p.range[s]) - ranges.begin();
+      if (static_cast<std::size_t>(at) == ranges.size()) ranges.push_back(p.range[s]), reductions_of.emplace_back();
+      reductions_of[static_cast<std::size_t>(at)].set(s);
+    } else {
+      const auto at = std::find(numels.begin(), numels.end(), p.range[s].numel) - numels.begin();
+      if (static_cast<std::size_t>(at) == numels.size()) numels.push_back(p.range[s].numel), members_of.emplace_back();
+      members_of[static_cast<std::size_t>(at)].set(s);
     }
   });
-  const auto uncovered = std::count_if(numels.begin(), numels.end(), [&](std::uint64_t n) {
-    return std::none_of(ranges.begin(), ranges.end(), [&](const auto& r) { return r.takes(n); });
-  });
-  return std::max<std::int64_t>(1, static_cast<std::int64_t>(ranges.size())) + static_cast<std::int64_t>(uncovered) -
-         (ranges.empty() && uncovered > 0 ? 1 : 0);
+  std::int64_t groups = 0;
+  const auto class_groups = [&](const Bits<W>& members) {
+    return std::max<std::int64_t>(must_split(p, members, separated) ? 2 : 1, longest_outside_chain(p, members));
+  };
+  for (const Bits<W>& reductions : reductions_of) groups += class_groups(reductions);
+  for (std::size_t k = 0; k < numels.size(); ++k) {
+    const bool taken = std::any_of(ranges.begin(), ranges.end(), [&](const auto& r) { return r.takes(numels[k]); });
+    if (!taken) groups += class_groups(members_of[k]);
+  }
+  return std::max<std::int64_t>(1, groups);
 }
 
 // The fewest legal groups a group of a coarser partition can be split into (partition.h, bound_score).
 template <std::size_t W>
-std::int64_t fewest_groups(const LocalProblem<W>& p, const Bits<W>& group) {
+std::int64_t fewest_groups(const LocalProblem<W>& p, const Bits<W>& group, const std::vector<Bits<W>>& separated) {
   const auto size = static_cast<std::int64_t>(group.count());
   std::int64_t split = 1;
   if (p.max_depth > 0) split = std::max(split, (size + p.max_depth - 1) / p.max_depth);
   if (p.kind == SpaceKind::inductor) {
     split = std::max<std::int64_t>(split, (group & p.templates).count());
-    return std::max(split, inductor_range_groups(p, group));
+    return std::max(split, inductor_range_groups(p, group, separated));
   }
-  // tvm: its roots stay roots in every split (written, or read by another group), one per group
-  return std::max({split, static_cast<std::int64_t>((group & p.heavy).count()), roots_of(p, group)});
+  // tvm: one root per group
+  return std::max({split, static_cast<std::int64_t>((group & p.heavy).count()), roots_of(p, group, &separated)});
+}
+
+
+// Per group, the bytes it moves (reads once per tensor, writes of members read by another group or forced) and
+// its flops, as time_ps prices them.
+template <std::size_t W>
+struct GroupWork {
+  std::vector<std::uint64_t> moved, vector_flops, matrix_flops;
+};
+
+template <std::size_t W>
+GroupWork<W> group_work(const LocalProblem<W>& p, const Partition<W>& partition) {
+  const std::size_t count = partition.groups.size();
+  GroupWork<W> w{std::vector<std::uint64_t>(count, 0), std::vector<std::uint64_t>(count, 0),
+                 std::vector<std::uint64_t>(count, 0)};
+  for (const OutsideRead<W>& read : p.outside_reads)
+    groups_hit(partition, read.readers).each([&](std::size_t g) { w.moved[g] = detail::saturating_add(w.moved[g], read.bytes); });
+  for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    const std::size_t own = partition.group_of[i];
+    const Bits<W> others = p.consumers[i].minus(partition.groups[own]);
+    groups_hit(partition, others).each([&](std::size_t g) { w.moved[g] = detail::saturating_add(w.moved[g], p.bytes[i]); });
+    if (p.forced_write[i] || others.any()) w.moved[own] = detail::saturating_add(w.moved[own], p.bytes[i]);
+    w.vector_flops[own] = detail::saturating_add(w.vector_flops[own], p.vector_flops[i]);
+    w.matrix_flops[own] = detail::saturating_add(w.matrix_flops[own], p.matrix_flops[i]);
+  }
+  add_inlined_flops(p, partition, w.vector_flops, w.matrix_flops);
+  return w;
+}
+
+// Per group, the bytes every split of it separating the pairs in `separated` adds (partition.h): each member i
+// with a separated reader in its group is read once more, and written once more unless the group writes it.
+template <std::size_t W>
+std::vector<std::uint64_t> split_bytes(const LocalProblem<W>& p, const Partition<W>& partition,
+                                       const std::vector<Bits<W>>& separated) {
+  std::vector<std::uint64_t> extra(partition.groups.size(), 0);
+  for (std::size_t i = 0; i < separated.size(); ++i) {
+    const Bits<W>& group = partition.groups[partition.group_of[i]];
+    if (!separated[i].intersects(group)) continue;
+    const bool written = p.forced_write[i] || p.consumers[i].minus(group).any();
+    const std::uint64_t added = written ? p.bytes[i] : detail::saturating_add(p.bytes[i], p.bytes[i]);
+    extra[partition.group_of[i]] = detail::saturating_add(extra[partition.group_of[i]], added);
+  }
+  return extra;
 }
 
 }  // namespace
@@ -136,33 +215,33 @@ std::uint64_t bytes(const LocalProblem<W>& p, const Partition<W>& partition) {
 
 template <std::size_t W>
 std::uint64_t time_ps(const LocalProblem<W>& p, const Partition<W>& partition) {
-  const std::size_t count = partition.groups.size();
-  std::vector<std::uint64_t> moved(count, 0), vector_flops(count, 0), matrix_flops(count, 0);
-  for (const OutsideRead<W>& read : p.outside_reads)
-    groups_hit(partition, read.readers).each([&](std::size_t g) { moved[g] = detail::saturating_add(moved[g], read.bytes); });
-  for (std::size_t i = 0; i < p.ops.size(); ++i) {
-    const std::size_t own = partition.group_of[i];
-    const Bits<W> others = p.consumers[i].minus(partition.groups[own]);
-    groups_hit(partition, others).each([&](std::size_t g) { moved[g] = detail::saturating_add(moved[g], p.bytes[i]); });
-    if (p.forced_write[i] || others.any()) moved[own] = detail::saturating_add(moved[own], p.bytes[i]);
-    vector_flops[own] = detail::saturating_add(vector_flops[own], p.vector_flops[i]);
-    matrix_flops[own] = detail::saturating_add(matrix_flops[own], p.matrix_flops[i]);
-  }
-  add_inlined_flops(p, partition, vector_flops, matrix_flops);
+  const GroupWork<W> w = group_work(p, partition);
   std::uint64_t total = 0;
-  for (std::size_t g = 0; g < count; ++g)
-    total = detail::saturating_add(total, kernel_ps(kernel_time_us(moved[g], vector_flops[g], matrix_flops[g], p.hardware)));
+  for (std::size_t g = 0; g < partition.groups.size(); ++g)
+    total = detail::saturating_add(total, kernel_ps(kernel_time_us(w.moved[g], w.vector_flops[g], w.matrix_flops[g], p.hardware)));
   return total;
 }
 
 template <std::size_t W>
-std::uint64_t bound_score(const LocalProblem<W>& p, const Partition<W>& partition) {
-  std::uint64_t total = score(p, partition);
-  if (p.kind == SpaceKind::seed) return total;
+std::uint64_t bound_score(const LocalProblem<W>& p, const Partition<W>& partition, const std::vector<Bits<W>>& separated) {
+  const std::vector<std::uint64_t> extra = split_bytes(p, partition, separated);
+  if (p.kind == SpaceKind::seed) {
+    std::uint64_t total = bytes(p, partition);
+    for (std::uint64_t added : extra) total = detail::saturating_add(total, added);
+    return total;
+  }
+  const GroupWork<W> w = group_work(p, partition);
   const std::uint64_t launch = kernel_ps(p.hardware.launch_us);
-  if (launch <= 1) return total;
-  for (const Bits<W>& group : partition.groups)
-    total = detail::saturating_add(total, static_cast<std::uint64_t>(fewest_groups(p, group) - 1) * (launch - 1));
+  std::uint64_t total = 0;
+  for (std::size_t g = 0; g < partition.groups.size(); ++g) {
+    const Bits<W>& group = partition.groups[g];
+    const std::uint64_t moved = detail::saturating_add(w.moved[g], extra[g]);
+    std::int64_t split = fewest_groups(p, group, separated);
+    if (must_split(p, group, separated)) split = std::max<std::int64_t>(split, 2);
+    split = std::max(split, longest_outside_chain(p, group));
+    total = detail::saturating_add(total, kernel_ps(kernel_time_us(moved, w.vector_flops[g], w.matrix_flops[g], p.hardware)));
+    if (launch > 1) total = detail::saturating_add(total, static_cast<std::uint64_t>(split - 1) * (launch - 1));
+  }
   return total;
 }
 
@@ -191,9 +270,9 @@ template std::uint64_t bytes<16>(const LocalProblem<16>&, const Partition<16>&);
 template std::uint64_t time_ps<1>(const LocalProblem<1>&, const Partition<1>&);
 template std::uint64_t time_ps<4>(const LocalProblem<4>&, const Partition<4>&);
 template std::uint64_t time_ps<16>(const LocalProblem<16>&, const Partition<16>&);
-template std::uint64_t bound_score<1>(const LocalProblem<1>&, const Partition<1>&);
-template std::uint64_t bound_score<4>(const LocalProblem<4>&, const Partition<4>&);
-template std::uint64_t bound_score<16>(const LocalProblem<16>&, const Partition<16>&);
+template std::uint64_t bound_score<1>(const LocalProblem<1>&, const Partition<1>&, const std::vector<Bits<1>>&);
+template std::uint64_t bound_score<4>(const LocalProblem<4>&, const Partition<4>&, const std::vector<Bits<4>>&);
+template std::uint64_t bound_score<16>(const LocalProblem<16>&, const Partition<16>&, const std::vector<Bits<16>>&);
 template bool relaxed_legal<1>(const LocalProblem<1>&, const Partition<1>&);
 template bool relaxed_legal<4>(const LocalProblem<4>&, const Partition<4>&);
 template bool relaxed_legal<16>(const LocalProblem<16>&, const Partition<16>&);
