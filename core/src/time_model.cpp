@@ -57,12 +57,4 @@ std::uint64_t op_flops(const FusionGraph& g, OpId id) {
 
 bool uses_matrix_peak(OpKind kind) { return kind == OpKind::matmul || kind == OpKind::conv; }
 
-double kernel_time_us(std::uint64_t bytes, std::uint64_t vector_flops, std::uint64_t matrix_flops,
-                      const HardwareProfile& hw) {
-  const double memory_s = static_cast<double>(bytes) / hw.bandwidth_bytes_per_s;
-  const double compute_s = static_cast<double>(vector_flops) / hw.vector_flops_per_s +
-                           static_cast<double>(matrix_flops) / hw.matrix_flops_per_s;
-  return std::max(memory_s, compute_s) * 1e6 + hw.launch_us;
-}
-
 }  // namespace fusion
