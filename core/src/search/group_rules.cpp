@@ -87,7 +87,8 @@ std::int64_t roots_of(const LocalProblem<W>& p, const Bits<W>& g, const std::vec
                         (*separated)[r].intersects(readers);
       });
     }
-    roots += (p.forced_write[s] || p.consumers[s].minus(g).any() || separated_reader || apart_readers) ? 1 : 0;
+    const bool unpostdominated = separated && p.unpostdominated.test(s);
+    roots += (p.forced_write[s] || p.consumers[s].minus(g).any() || separated_reader || apart_readers || unpostdominated) ? 1 : 0;
   });
   return roots;
 }

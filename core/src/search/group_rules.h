@@ -25,8 +25,8 @@ bool has_apart_pair(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b
 // Members of g that are roots (tvm): a graph output, or read outside g (a forced write is either); with
 // `separated` (per member, readers it shares no group with in any partition below a search node) also those with
 // such a reader in g, or with two readers in g that never share a group (both of pattern kCommReduce or above,
-// an apart or separated pair, or one reaching the other through outside ops): each is a root in every split of g
-// (partition.h, bound_score).
+// an apart or separated pair, or one reaching the other through outside ops), or that no other member
+// post-dominates (local_problem.h): each is a root in every split of g (partition.h, bound_score).
 template <std::size_t W>
 std::int64_t roots_of(const LocalProblem<W>& p, const Bits<W>& g, const std::vector<Bits<W>>* separated = nullptr);
 template <std::size_t W>

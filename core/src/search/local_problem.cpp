@@ -60,6 +60,37 @@ void find_cycle_order(LocalProblem<W>& p) {
   }
 }
 
+// tvm: members no other member post-dominates (every path from them to a write passes through it). A member
+// that is not a root has all its readers in its group, and so does each of them but the root: the root post-dominates
+// it. So these are roots in every partition. Post-dominators of a DAG from the last member back (local indices are
+// topological): a member written (forced) has only the exit; another's immediate post-dominator is the lowest
+// common one of its readers'.
+template <std::size_t W>
+void find_unpostdominated(LocalProblem<W>& p) {
+  const std::size_t k = p.ops.size();
+  constexpr std::size_t exit = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> parent(k, exit), depth(k, 0);
+  const auto common = [&](std::size_t a, std::size_t b) {
+    while (a != b) {
+      if (a == exit || b == exit) return exit;
+      if (depth[a] < depth[b]) std::swap(a, b);
+      a = parent[a];
+    }
+    return a;
+  };
+  for (std::size_t i = k; i-- > 0;) {
+    if (p.forced_write[i] || !p.direct[i].any()) {
+      p.unpostdominated.set(i);
+      continue;
+    }
+    std::size_t at = p.direct[i].first();
+    p.direct[i].each([&](std::size_t r) { at = common(at, r); });
+    parent[i] = at;
+    depth[i] = at == exit ? 0 : depth[at] + 1;
+    if (at == exit) p.unpostdominated.set(i);
+  }
+}
+
 // Inductor: each member's node kind and range, and its own flops and closure's inlined ops (each flop counted
 // on the planned graph: the scheduler graph's ops only say what they read).
 template <std::size_t W>
@@ -196,6 +227,7 @@ std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, con
   if (space.shares_buffer_pairs()) add_shared_buffer_pairs(space, readers_of(p), p);
   if (!find_outside_paths(consumers, local, position, position[members.back()], p)) return std::nullopt;
   find_cycle_order(p);
+  if (p.kind == SpaceKind::tvm) find_unpostdominated(p);
   p.apart_readers.resize(k);  // a reader it is apart from, or also reaches through outside ops (a cycle)
   for (std::size_t i = 0; i < k; ++i) p.apart_readers[i] = p.consumers[i] & (p.apart[i] | p.via[i]);
   return p;

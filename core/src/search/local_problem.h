@@ -74,6 +74,7 @@ struct LocalProblem {
   std::vector<std::uint64_t> vector_flops, matrix_flops;  // per member, timed spaces only
   std::vector<presets::TvmPattern> pattern;               // per member, tvm only
   Mask heavy, out_ewise;                                  // tvm only
+  Mask unpostdominated;  // tvm only: members no other member post-dominates (roots in every partition)
   // inductor only: per member its node kind and range, and the inlined ops of its closure (indices into the
   // inlined flops, each op once per part), which a group computes once however many members hold them.
   std::vector<presets::InductorNode> node;

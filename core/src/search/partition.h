@@ -11,23 +11,24 @@
 // rounding), so the same coarsening argument holds. score() is the space's objective: bytes, or time_ps for a
 // timed space (space.h).
 // bound_score(p, partition, separated) is what branch and bound prunes with. separated[i] holds the members that
-// read member i and share no group with it in every partition the search can still reach (apart pairs, and the
-// edges it has cut). A group G of the coarser partition holding i and one of them is split in all of those: i's
-// output is then read by one more group than G's bytes count and written even when G does not write it, so
-// bytes(G) plus those bytes (once per such i) bounds the split from below (the seed bound). Under a timed space,
-// G's kernel is priced with those bytes added, and G adds (m(G) - 1) launches less 1 ps each, where m(G) is the
-// fewest legal groups G can be split into: at least ceil(|G| / limit), 2 when G must split (it holds a
-// separated pair, or a member and one it reaches through outside ops), and the longest chain of members each
-// reaching the next through an outside op (each needs its own group); under tvm its members of pattern
-// kCommReduce or above (one per group) and its members with a forced write, a reader in another group, a
-// separated reader in G or two readers in G that never share a group (group_rules.h roots_of) (each is read outside its group of any split of G, or written, so it is a root there, and
-// a group has one); under inductor its templates, and its distinct reduction ranges plus the numels of its other
-// members that none of those ranges takes (a group without a reduction has one numel), a range or such a numel
-// counting twice when its own members must split (a separated pair, or a path through outside ops, among them), or
-// as the longest such chain among them. (time_ps under inductor
-// counts each inlined op once per group that computes it, so merging never adds flops.) m groups that split G take
-// at least m launches and, together, G's bytes plus the separated outputs' and G's flops (sub-additivity, above),
-// so the bound stays below every partition the coarser one coarsens.
+// read member i and share no group with it in every partition the search can still reach (apart pairs, readers it
+// also reaches through outside ops, and the edges it has cut). A group G of the coarser partition holding i and one
+// of them is split in all of those: i's output is then read by one more group than G's bytes count and written
+// even when G does not write it, so bytes(G) plus those bytes (once per such i) bounds the split from below (the
+// seed bound). Under a timed space, G's kernel is priced with those bytes added, and G adds (m(G) - 1) launches
+// less 1 ps each, where m(G) is the fewest legal groups G can be split into:
+//   - at least ceil(|G| / limit);
+//   - 2 when G must split (it holds a separated pair, or a member and one it reaches through outside ops);
+//   - the longest chain of members each reaching the next through an outside op (each needs its own group);
+//   - tvm: its members of pattern kCommReduce or above (one per group), and its members that are roots in every
+//     split (group_rules.h roots_of: written, read by another group, read by a separated reader in G, read by two
+//     members of G that never share a group, or post-dominated by no other member), one per group;
+//   - inductor: its templates, and its distinct reduction ranges plus the numels of its other members that none
+//     of those ranges takes (a group without a reduction has one numel), a range or such a numel counting twice
+//     when its own members must split, or as the longest chain among them.
+// (time_ps under inductor counts each inlined op once per group that computes it, so merging never adds flops.)
+// m groups that split G take at least m launches and, together, G's bytes plus the separated outputs' and G's
+// flops (sub-additivity, above), so the bound stays below every partition the coarser one coarsens.
 // relaxed_legal(): every group is legal (group_rules.h), no cycle through the groups and the outside ops (each
 // alone), and maximal: every two groups joined by a fusible edge either could not form one legal group or would
 // close such a cycle if merged. Apart pairs are the caller's to keep apart (the search never merges across one).
