@@ -64,6 +64,19 @@ bool inductor_monotone_ok(const LocalProblem<W>& p, const Bits<W>& g) {
   return ok && !reductions.any();
 }
 
+// Two readers of it in g that never share a group (so it cannot hold both): two heavy ops, an apart or separated
+// pair, or one reaching the other through outside ops.
+template <std::size_t W>
+bool apart_readers(const LocalProblem<W>& p, const Bits<W>& readers, const std::vector<Bits<W>>& separated) {
+  if (!readers.several()) return false;
+  if ((readers & p.heavy).several()) return true;
+  bool apart = false;
+  readers.each([&](std::size_t r) {
+    apart = apart || p.via[r].intersects(readers) || p.apart[r].intersects(readers) || separated[r].intersects(readers);
+  });
+  return apart;
+}
+
 }  // namespace
 
 template <std::size_t W>
@@ -77,18 +90,10 @@ template <std::size_t W>
 std::int64_t roots_of(const LocalProblem<W>& p, const Bits<W>& g, const std::vector<Bits<W>>* separated) {
   std::int64_t roots = 0;
   g.each([&](std::size_t s) {
-    const bool separated_reader = separated && (*separated)[s].intersects(g);
-    bool apart_readers = false;  // two readers in g that never share a group: s cannot hold both
-    if (separated && !separated_reader) {
-      const Bits<W> readers = p.consumers[s] & g;
-      if ((readers & p.heavy).several()) apart_readers = true;
-      readers.each([&](std::size_t r) {
-        apart_readers = apart_readers || p.via[r].intersects(readers) || p.apart[r].intersects(readers) ||
-                        (*separated)[r].intersects(readers);
-      });
-    }
-    const bool unpostdominated = separated && p.unpostdominated.test(s);
-    roots += (p.forced_write[s] || p.consumers[s].minus(g).any() || separated_reader || apart_readers || unpostdominated) ? 1 : 0;
+    bool root = p.forced_write[s] || p.consumers[s].minus(g).any();
+    if (!root && separated)
+      root = p.unpostdominated.test(s) || (*separated)[s].intersects(g) || apart_readers(p, p.consumers[s] & g, *separated);
+    roots += root ? 1 : 0;
   });
   return roots;
 }

@@ -98,7 +98,8 @@ bool must_split(const LocalProblem<W>& p, const Bits<W>& members, const std::vec
 // of its own. Members ascend in a topological order, so one pass.
 template <std::size_t W>
 std::int64_t longest_outside_chain(const LocalProblem<W>& p, const Bits<W>& s) {
-  std::array<std::int64_t, 64 * W> before{};  // per member: the longest chain ending just before it
+  std::array<std::int64_t, 64 * W> before;  // per member of s: the longest chain ending just before it
+  s.each([&](std::size_t i) { before[i] = 0; });  // (only s's entries are read: no clearing of the whole array)
   std::int64_t longest = 0;
   s.each([&](std::size_t i) {
     const std::int64_t here = before[i] + 1;
@@ -154,7 +155,6 @@ std::int64_t fewest_groups(const LocalProblem<W>& p, const Bits<W>& group, const
   // tvm: one root per group
   return std::max({split, static_cast<std::int64_t>((group & p.heavy).count()), roots_of(p, group, &separated)});
 }
-
 
 // Per group, the bytes it moves (reads once per tensor, writes of members read by another group or forced) and
 // its flops, as time_ps prices them.
