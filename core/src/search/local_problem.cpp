@@ -226,7 +226,7 @@ std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, con
   add_space_data(space, p);
   if (space.shares_buffer_pairs()) add_shared_buffer_pairs(space, readers_of(p), p);
   if (!find_outside_paths(consumers, local, position, position[members.back()], p)) return std::nullopt;
-  find_cycle_order(p);
+  if (space.timed()) find_cycle_order(p);  // (the bytes bound counts no groups)
   if (p.kind == SpaceKind::tvm) find_unpostdominated(p);
   p.apart_readers.resize(k);  // a reader it is apart from, or also reaches through outside ops (a cycle)
   for (std::size_t i = 0; i < k; ++i) p.apart_readers[i] = p.consumers[i] & (p.apart[i] | p.via[i]);

@@ -17,8 +17,8 @@
 //   - inductor: besides the edges, the pairs of members that read one buffer (space.h), as edges with plan_edge
 //     -1, so a group may be joined by shared reads alone;
 //   - direct[i]: members that read member i; via[i]: members reachable from i by a path whose inner ops all lie
-//     outside the part (at least one). A cycle through those is a cycle whatever the other parts do. after[i]:
-//     members reachable from i by any path through at least one outside op (never in i's group).
+//     outside the part (at least one). A cycle through those is a cycle whatever the other parts do. after[i]
+//     (timed spaces): members reachable from i by any path through at least one outside op (never in i's group).
 // build_local_problem answers nullopt when the part has more than 64 W members or the outside paths take more
 // than kMaxOutsideSteps steps to find; such a part keeps its greedy grouping.
 #pragma once
