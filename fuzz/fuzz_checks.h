@@ -61,7 +61,7 @@ inline void check_plan(const FusionGraph& graph, const PlannerOptions& options, 
         fuzz_fail("reference", "ops " + std::to_string(x) + " and " + std::to_string(y) + " grouped differently");
 }
 
-// Plan search under tvm or inductor (objective time, docs/design.md §17) with a small node budget: everything check_plan asks
+// Plan search under tvm, inductor or xla (objective time, docs/design.md §17) with a small node budget: everything check_plan asks
 // (the verifier checks the time certificate), a bound no higher than the plan's time, and never slower than greedy.
 inline void check_timed_search(const FusionGraph& graph, const char* strategy) {
   PlannerOptions options = FusionPlanner().with_strategy(strategy).options();
@@ -101,6 +101,7 @@ inline void check_search(const FusionGraph& graph) {
     fuzz_fail("search", "differences listed for a plan no cheaper than greedy, or none for a cheaper one");
   check_timed_search(graph, "tvm");
   check_timed_search(graph, "inductor");
+  check_timed_search(graph, "xla");
 }
 
 // Seed under the four broadcast/resident combinations (against the reference), seed with plan search, then

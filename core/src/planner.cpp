@@ -188,7 +188,7 @@ SearchCertificate certificate_with_gap(SearchCertificate certificate, const Fusi
 }
 
 // The plan search finds (docs/design.md §17) from the greedy grouping and plan, numbered and priced, with its
-// certificate. Seed and tvm search the planned graph; inductor its scheduler graph (search/lowered_plan.h).
+// certificate. Seed, tvm and xla search the planned graph; inductor its scheduler graph (search/lowered_plan.h).
 FusionPlan searched_plan(const presets::PresetInput& in, const detail::Grouping& greedy, const FusionPlan& greedy_plan) {
   const PlannerOptions& options = in.options;
   const HardwareProfile hardware = hardware_profile(options.hardware).value_or(HardwareProfile{});
@@ -207,9 +207,10 @@ FusionPlan searched_plan(const presets::PresetInput& in, const detail::Grouping&
                                   search::to_scheduler(greedy, *lowered, producers.ids.size()), greedy_plan);
     outcome.grouping = search::to_planned(outcome.grouping, *lowered, greedy);
   } else {
-    const bool tvm = procedure == Procedure::tvm;
-    const search::SearchSpace space{in.graph, in.consumers, tvm ? search::SpaceKind::tvm : search::SpaceKind::seed,
-                                    options.broadcast, tvm ? options.rules.max_depth : 0, hardware};
+    const bool tvm = procedure == Procedure::tvm, xla = procedure == Procedure::xla;
+    const search::SpaceKind kind = tvm ? search::SpaceKind::tvm : xla ? search::SpaceKind::xla : search::SpaceKind::seed;
+    const search::SearchSpace space{in.graph, in.consumers, kind, options.broadcast, tvm ? options.rules.max_depth : 0,
+                                    hardware, nullptr, nullptr, xla ? options.rules.max_group_operands : 0};
     outcome = search::search_plan(space, in.producers, in.order, options, greedy, greedy_plan);
   }
   FusionPlan plan = finished_plan(in.graph, in.producers, outcome.grouping, options);
@@ -218,8 +219,11 @@ FusionPlan searched_plan(const presets::PresetInput& in, const detail::Grouping&
                "a searched plan prices to what the search found");
   if (lowered) search::complete_cut_reasons(*lowered, options.rules.max_group_ops, plan);
   if (timed)
-    search::explain_preset_differences(in.graph, lowered ? "Inductor's scheduler" : "FuseOps", greedy_plan, plan,
-                                       outcome.certificate);
+    search::explain_preset_differences(in.graph,
+                                       lowered                         ? "Inductor's scheduler"
+                                       : procedure == Procedure::xla ? "XLA's passes"
+                                                                       : "FuseOps",
+                                       greedy_plan, plan, outcome.certificate);
   plan.search = certificate_with_gap(std::move(outcome.certificate), plan);
   return plan;
 }
@@ -239,10 +243,12 @@ std::vector<PlanWarning> unused_dim_warnings(const FusionGraph& graph, const Dim
   return warnings;
 }
 
-// Can plan search run under these options (fusion/search.h: seed with every rule off, tvm or inductor)?
+// Can plan search run under these options (fusion/search.h: seed with every rule off, tvm, inductor, or xla with
+// all three passes)?
 bool searchable(const PlannerOptions& options) {
   const Procedure procedure = procedure_of(options.strategy);
   if (procedure == Procedure::tvm || procedure == Procedure::inductor) return true;
+  if (procedure == Procedure::xla) return options.rules.passes == (xla_priority | xla_multi_output | xla_horizontal);
   return options.strategy == "seed" && options.rules == StrategyRules{};
 }
 
@@ -268,9 +274,10 @@ std::optional<Error> FusionPlanner::options_error() const {
                  {}, "/rules/" + std::string(rule), {}, {}};
   if (options_.search.mode == SearchMode::optimal && !searchable(options_))
     return Error{ErrorCode::invalid_options,
-                 "search is available for strategies 'seed' (with every rule off), 'tvm' and 'inductor' so far; strategy '" +
+                 "search is available for strategies 'seed' (with every rule off), 'tvm', 'inductor' and 'xla' (with "
+                 "all three passes) so far; strategy '" +
                      options_.strategy + "'" + (options_.strategy == "seed" ? " with rules set" : "") +
-                     " plans greedily only",
+                     (options_.strategy == "xla" ? " with passes left out" : "") + " plans greedily only",
                  {}, "/search/mode", {}, {}};
   if (options_.numerics.parity && (options_.strategy != "seed" || options_.rules != StrategyRules{} ||
                                    options_.search.mode == SearchMode::optimal))

@@ -68,7 +68,8 @@ expect_run("--search-budget-ms capped" 0 "\"code\":\"search_budget_capped\",\"me
 expect_run("--search-budget-nodes capped" 0 "\"warnings\":\\[\\{\"code\":\"search_budget_capped\"" "^$" --search optimal --search-budget-nodes 99999999999 ${trap})
 expect_run("--search bad mode" 2 "^$" "options: error\\[invalid_options\\]: search mode must be.*/search/mode" --search best ${trap})
 expect_run("--search-budget-nodes 0" 2 "^$" "options: error\\[invalid_options\\]: 'budget_nodes' must be.*/search/budget_nodes" --search optimal --search-budget-nodes 0 ${trap})
-expect_run("--search with another strategy" 2 "^$" "error\\[invalid_options\\]: search is available for strategies 'seed' \\(with every rule off\\), 'tvm' and 'inductor' so far.*/search/mode" --search optimal --strategy xla ${trap})
+expect_run("--search with another strategy" 2 "^$" "error\\[invalid_options\\]: search is available for strategies 'seed' \\(with every rule off\\), 'tvm', 'inductor' and 'xla' \\(with all three passes\\) so far.*/search/mode" --search optimal --strategy xla-classic ${trap})
+expect_run("--search under xla" 0 "\"status\":\"optimal\".*\"objective\":\"time\"" "^$" --search optimal --strategy xla ${trap})
 expect_run("--search under tvm" 0 "\"objective\":\"time\",\"lower_bound_us\":[0-9.e+-]+,\"gap\":" "^$" --search optimal --strategy tvm ${trap})
 expect_run("--search under tvm, as a table" 0 "search: optimal, proven: [0-9,]+ nodes \\(estimated time; greedy [0-9.]+ us\\)" "^$" --search optimal --strategy tvm --table ${trap})
 

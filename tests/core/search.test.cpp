@@ -168,7 +168,8 @@ TEST_CASE("search options: modes, budgets, caps and errors") {
   CHECK(error_path(R"({"search": {"mode": "optimal", "budget_ms": "2s"}})") == "/search/budget_ms");
   CHECK(error_path(R"({"search": {"mode": "optimal", "budget_s": 2}})") == "/search/budget_s");
   CHECK(error_path(R"({"search": 3})") == "/search");
-  for (const char* options : {R"({"strategy": "xla", "search": "optimal"})", R"({"strategy": "xla-classic", "search": "optimal"})",
+  for (const char* options : {R"({"strategy": "xla", "rules": {"passes": ["priority"]}, "search": "optimal"})",
+                              R"({"strategy": "xla-classic", "search": "optimal"})",
                               R"({"rules": {"epilogue": true}, "search": "optimal"})"}) {
     CAPTURE(options);
     const Expected<FusionPlan> refused = FusionPlanner(*read_options_json(options)).plan(greedy_trap());
@@ -176,7 +177,8 @@ TEST_CASE("search options: modes, budgets, caps and errors") {
     CHECK(refused.errors().front().code == ErrorCode::invalid_options);
     CHECK(refused.errors().front().path == "/search/mode");
     CHECK(refused.errors().front().message.find("search is available for strategies 'seed' (with every rule off), "
-                                                "'tvm' and 'inductor' so far") != std::string::npos);
+                                                "'tvm', 'inductor' and 'xla' (with all three passes) so far") !=
+          std::string::npos);
   }
 }
 

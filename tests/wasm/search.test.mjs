@@ -75,10 +75,10 @@ test('bad search options are error values naming the field', async () => {
   assert.equal(fusion.plan(TRAP, { search: { mode: 'optimal', budget_nodes: 0 } }).error.path, '/search/budget_nodes');
   assert.equal(fusion.plan(TRAP, { search: { mode: 'optimal', budget_ms: 0 } }).error.path, '/search/budget_ms');
   assert.equal(fusion.plan(TRAP, { search: { mode: 'optimal', budget_ms: -1 } }).error.path, '/search/budget_ms');
-  assert.equal(fusion.plan(TRAP, { strategy: 'xla', search: 'optimal' }).error.path, '/search/mode');
+  assert.equal(fusion.plan(TRAP, { strategy: 'xla-classic', search: 'optimal' }).error.path, '/search/mode');
 });
 
-test('tvm: the fastest plan FuseOps allows, with a time certificate, verified, as the CLI; xla still refused', async () => {
+test('tvm: the fastest plan FuseOps allows, with a time certificate, verified, as the CLI; xla-classic refused', async () => {
   const fusion = await loadFusion();
   const graph = readFileSync(new URL('../../examples/models/resnet18.json', import.meta.url), 'utf8');
   const options = { strategy: 'tvm', search: 'optimal' };
@@ -94,7 +94,28 @@ test('tvm: the fastest plan FuseOps allows, with a time certificate, verified, a
   const cli = runCli(graph, {}, ['--strategy', 'tvm', '--search', 'optimal']);
   assert.equal(cli.status, 0, cli.stderr);
   assert.equal(cli.stdout, `${text}\n`);
-  const refused = fusion.plan(TRAP, { strategy: 'xla', search: 'optimal' });
+  const refused = fusion.plan(TRAP, { strategy: 'xla-classic', search: 'optimal' });
   assert.equal(refused.error.code, 'invalid_options');
-  assert.match(refused.error.message, /'seed' \(with every rule off\), 'tvm' and 'inductor' so far/);
+  assert.match(refused.error.message, /'seed' \(with every rule off\), 'tvm', 'inductor' and 'xla' \(with all three passes\) so far/);
+});
+
+test('xla: the fastest plan of XLA\'s fusion space, copies included, verified, as the CLI; fewer passes refused', async () => {
+  const fusion = await loadFusion();
+  const graph = readFileSync(new URL('../../examples/models/bert-layer.json', import.meta.url), 'utf8');
+  const options = { strategy: 'xla', search: 'optimal' };
+  const text = fusion.planText(graph, options);
+  const plan = JSON.parse(text);
+  const greedy = fusion.plan(graph, { strategy: 'xla' });
+  assert.equal(plan.search.objective, 'time');
+  assert.equal(plan.search.status, 'optimal');
+  assert.equal(plan.search.greedy_time_fused_us, greedy.time_fused_us);
+  assert.ok(plan.search.lower_bound_us <= plan.time_fused_us);
+  assert.ok(plan.time_fused_us <= greedy.time_fused_us);
+  assert.equal(fusion.verify(graph, options, text).valid, true);
+  const cli = runCli(graph, {}, ['--strategy', 'xla', '--search', 'optimal']);
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.equal(cli.stdout, `${text}\n`);
+  const refused = fusion.plan(graph, { strategy: 'xla', rules: { passes: ['priority'] }, search: 'optimal' });
+  assert.equal(refused.error.path, '/search/mode');
+  assert.match(refused.error.message, /with passes left out/);
 });

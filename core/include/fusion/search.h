@@ -2,8 +2,8 @@
 //
 // Settings (PlannerOptions::search) and the certificate a searched plan carries (FusionPlan::search).
 //
-// Strategies: `seed` with every rule off (objective bytes_fused), `tvm` and `inductor` (objective time_fused_us);
-// the others are refused with invalid_options at /search/mode.
+// Strategies: `seed` with every rule off (objective bytes_fused), `tvm`, `inductor` and `xla` with all three passes
+// (objective time_fused_us); the others are refused with invalid_options at /search/mode.
 //
 // Legal partitions under seed. A partition of the ops is legal when every group of more than one op
 //   - holds only mergeable ops (fusible kind, not a source) of one region,
@@ -29,9 +29,18 @@
 // reduction, one numel), at most one template whose other nodes are pointwise epilogues (or ConcatKernels) of its
 // numel (one reading it, none feeding it); acyclic. The scheduler's plan keeps them and is the first incumbent. Departure: its
 // rounds, candidate ranking and 64-node proximity window are not imposed.
+// Legal plans under xla (what XLA's passes guarantee, docs/strategies.md "xla"): a set of ops that exist only as
+// copies (duplication: loop ops, not graph outputs, that may fuse into each of their readers; a group computes each
+// one that reaches a member of it through such ops only) and a partition of the other fusible ops, every group of
+// which is connected by fusible edges (also through copies), shared reads of one iteration space (multi-output
+// siblings) and loop ops read by one op (horizontal), with no scatter joined to its readers or in-place operand, no
+// concat joined to a reduction, no reduction reaching another reduction or anything but its elementwise epilogue,
+// no written bitcast reading its kernel, at most max_group_operands operands and outputs; acyclic. XLA's plan is
+// the first incumbent, and the bound covers it too where its passes reach beyond these plans. Departure: the
+// passes' order, priorities and size limits are not imposed.
 //
 // Objective: bytes_fused (§8) under seed; estimated time (time_fused_us, the time model of docs/strategies.md)
-// under tvm and inductor, compared in whole picoseconds per kernel, rounded down. The answer is never worse than greedy: the
+// under tvm, inductor and xla, compared in whole picoseconds per kernel, rounded down. The answer is never worse than greedy: the
 // search only replaces greedy's grouping of a part when it has found a strictly better legal one (under time, better
 // by more than 1 ps per op of the part, so that rounding alone never swaps two plans of equal time).
 //
@@ -43,7 +52,7 @@
 // is 0). nodes counts search-tree nodes; the budget counts units (one per node in parts of up to 128 ops, more in
 // larger ones): the only cut-off that decides the answer, so the same graph, options and budget give the same
 // plan on any machine. The algorithm is in core/src/search/search.h.
-// Shown by tests/core/search.test.cpp and tests/core/search_presets.test.cpp.
+// Shown by tests/core/search.test.cpp, tests/core/search_presets.test.cpp and tests/core/search_xla.test.cpp.
 #pragma once
 
 #include <cstdint>

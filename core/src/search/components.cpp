@@ -18,7 +18,7 @@ OpId root_of(std::vector<OpId>& parent, OpId x) {
 }  // namespace
 
 Components fusible_components(const SearchSpace& space, const detail::Producers& producers,
-                              const std::vector<OpId>& order) {
+                              const std::vector<OpId>& order, const detail::Grouping* greedy) {
   const std::size_t n = space.graph.size();
   std::vector<OpId> parent(n);
   std::vector<std::int32_t> size(n, 1);
@@ -34,17 +34,33 @@ Components fusible_components(const SearchSpace& space, const detail::Producers&
     for (const OpId* in = producers.begin(static_cast<OpId>(v)); in != producers.end(static_cast<OpId>(v)); ++in) {
       if (space.fusible(*in, static_cast<OpId>(v))) join(*in, static_cast<OpId>(v));
     }
-  if (space.shares_buffer_pairs())  // the fusible readers of one buffer that run in one region, chained
-    for (std::size_t b = 0; b < n; ++b) {
-      std::vector<std::pair<std::int32_t, OpId>> last;  // (region, its latest fusible reader)
-      for (const OpId* c = space.consumers.begin(static_cast<OpId>(b)); c != space.consumers.end(static_cast<OpId>(b)); ++c) {
-        if (!space.fusible_node(*c)) continue;
-        const std::int32_t region = space.lowered->op_region[space.plan_op(*c)];
-        auto it = std::find_if(last.begin(), last.end(), [&](const auto& entry) { return entry.first == region; });
-        if (it == last.end()) last.emplace_back(region, *c);
-        else join(it->second, *c), it->second = *c;
-      }
+  const auto same_region = [&](OpId a, OpId b) {
+    if (!space.lowered) return space.graph.op(a).region == space.graph.op(b).region;
+    return space.lowered->op_region[space.plan_op(a)] == space.lowered->op_region[space.plan_op(b)];
+  };
+  // Chains the ops of a row (readers of one buffer, or producers of one op) that `takes` accepts, per region.
+  const auto chain = [&](const OpId* begin, const OpId* end, auto&& takes) {
+    std::vector<OpId> last;  // the latest accepted op of each region met
+    for (const OpId* x = begin; x != end; ++x) {
+      if (!takes(*x)) continue;
+      auto it = std::find_if(last.begin(), last.end(), [&](OpId y) { return same_region(y, *x); });
+      if (it == last.end()) last.push_back(*x);
+      else join(*it, *x), *it = *x;
     }
+  };
+  const auto fusible_node = [&](OpId x) { return space.fusible_node(x); };
+  if (space.shares_buffer_pairs())  // the fusible readers of one buffer that run in one region, chained
+    for (std::size_t b = 0; b < n; ++b)
+      chain(space.consumers.begin(static_cast<OpId>(b)), space.consumers.end(static_cast<OpId>(b)), fusible_node);
+  if (space.kind == SpaceKind::xla) {  // the fusible producers of one op (horizontal candidates), and greedy's groups
+    for (std::size_t v = 0; v < n; ++v)
+      chain(producers.begin(static_cast<OpId>(v)), producers.end(static_cast<OpId>(v)), fusible_node);
+    if (greedy) {
+      for (std::size_t x = 0; x < n; ++x)
+        if (greedy->representative[x] >= 0) join(static_cast<OpId>(x), greedy->representative[x]);
+      for (const auto& [op, rep] : greedy->copies) join(op, rep);
+    }
+  }
   Components c;
   c.of_op.assign(n, -1);
   std::vector<std::int32_t> index_of_root(n, -1);

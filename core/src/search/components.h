@@ -8,10 +8,15 @@
 // searched one at a time; the only thing they share is the acyclic rule, which search.h handles. Only
 // components of two or more ops are listed (a lone op has one grouping). Deterministic: components are listed by
 // the order position of their first member, members in order.
+// Under xla the fusible producers of one op are joined too (horizontal loop fusion may merge them), and so are the
+// ops of each of greedy's groups, copies included: the procedure's passes reach wider than the search's pairs (the
+// ROOT tuple's operands, siblings through copies), and each greedy group must lie in one component for the
+// component's greedy time to be its share of the plan's.
 #pragma once
 
 #include <vector>
 
+#include "detail/grouping.h"
 #include "detail/topology.h"
 #include "fusion/plan.h"
 #include "search/space.h"
@@ -24,6 +29,6 @@ struct Components {
 };
 
 Components fusible_components(const SearchSpace& space, const detail::Producers& producers,
-                              const std::vector<OpId>& order);
+                              const std::vector<OpId>& order, const detail::Grouping* greedy = nullptr);
 
 }  // namespace fusion::search

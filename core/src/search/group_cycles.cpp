@@ -1,6 +1,7 @@
 // search/group_cycles.cpp — Kahn's algorithm both ways over the group graph (group_cycles.h).
 #include "search/group_cycles.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace fusion::search {
@@ -33,20 +34,31 @@ std::vector<bool> kahn_done(std::size_t n, const std::vector<OpId>& rep, const A
 }  // namespace
 
 std::vector<bool> ops_in_cyclic_groups(const FusionGraph& g, const detail::Producers& producers,
-                                       const std::vector<OpId>& rep) {
+                                       const std::vector<OpId>& rep, std::vector<std::pair<OpId, OpId>> copies) {
   const std::size_t n = g.size();
+  std::sort(copies.begin(), copies.end());
+  const auto held = [&](OpId op, OpId group) {
+    return rep[op] == group || std::binary_search(copies.begin(), copies.end(), std::pair{op, group});
+  };
   Arcs arcs;
+  const auto add_reads = [&](OpId op, OpId group) {  // the group computes op: it reads op's inputs it does not hold
+    for (const OpId* in = producers.begin(op); in != producers.end(op); ++in)
+      if (rep[*in] >= 0 && !held(*in, group)) arcs.emplace_back(rep[*in], group);
+  };
   for (std::size_t v = 0; v < n; ++v)
-    for (const OpId* in = producers.begin(static_cast<OpId>(v)); in != producers.end(static_cast<OpId>(v)); ++in)
-      if (rep[*in] != rep[v]) arcs.emplace_back(rep[*in], rep[v]);
+    if (rep[v] >= 0) add_reads(static_cast<OpId>(v), rep[v]);
+  for (const auto& [op, group] : copies) add_reads(op, group);
   const std::vector<bool> forward = kahn_done(n, rep, arcs);
   bool acyclic = true;
-  for (std::size_t x = 0; x < n && acyclic; ++x) acyclic = forward[rep[x]];
+  for (std::size_t x = 0; x < n && acyclic; ++x) acyclic = rep[x] != static_cast<OpId>(x) || forward[x];
   if (acyclic) return {};
   for (auto& [from, to] : arcs) std::swap(from, to);
   const std::vector<bool> backward = kahn_done(n, rep, arcs);
+  const auto cyclic = [&](OpId group) { return !forward[group] && !backward[group]; };
   std::vector<bool> on_cycle(n, false);
-  for (std::size_t x = 0; x < n; ++x) on_cycle[x] = !forward[rep[x]] && !backward[rep[x]];
+  for (std::size_t x = 0; x < n; ++x)
+    if (rep[x] >= 0) on_cycle[x] = cyclic(rep[x]);
+  for (const auto& [op, group] : copies) on_cycle[op] = on_cycle[op] || (rep[op] < 0 && cyclic(group));
   return on_cycle;
 }
 

@@ -64,6 +64,67 @@ bool inductor_monotone_ok(const LocalProblem<W>& p, const Bits<W>& g) {
   return ok && !reductions.any();
 }
 
+// xla: the ops g's kernel computes: its members and their copies (xla_duplication.h).
+template <std::size_t W>
+Bits<W> kernel_of(const LocalProblem<W>& p, const Bits<W>& g) {
+  Bits<W> kernel = g;
+  if (p.duplicated.any()) g.each([&](std::size_t s) { kernel |= p.copy_of[s]; });
+  return kernel;
+}
+
+// xla: the conditions of may_join that concern one set alone (each stays violated in every superset): no
+// reduction reaches another in the kernel, everything a reduction reaches in it is elementwise of the reduction's
+// output elements (its epilogue), and a scatter's kernel holds neither its in-place operand nor a reader of it.
+// (A path that leaves the group and comes back is a cycle, so "reaches" needs no path inside.)
+template <std::size_t W>
+bool xla_monotone_ok(const LocalProblem<W>& p, const Bits<W>& g) {
+  const Bits<W> kernel = kernel_of(p, g);
+  bool ok = true;
+  (g & p.reductions).each([&](std::size_t r) {
+    const Bits<W> after = p.reach[r] & kernel;
+    ok = ok && !after.intersects(p.reductions) && after.minus(p.elementwise) == Bits<W>{};
+    after.each([&](std::size_t s) { ok = ok && p.elements[s] == p.elements[r]; });
+  });
+  (g & p.scatters).each([&](std::size_t s) {
+    ok = ok && !p.consumers[s].intersects(kernel) && (p.inplace[s] < 0 || !kernel.test(static_cast<std::size_t>(p.inplace[s])));
+  });
+  return ok;
+}
+
+// xla: is member i of g written? Forced, or read by another group: a member outside g reads it, directly or through
+// duplicated members, which that group then computes too (direct[], xla_duplication.h).
+template <std::size_t W>
+bool xla_written(const LocalProblem<W>& p, const Bits<W>& g, std::size_t i) {
+  return p.forced_write[i] || p.direct[i].minus(g).any();
+}
+
+// xla: the group's operands (distinct tensors its kernel reads from memory) plus its outputs (members written).
+template <std::size_t W>
+std::int64_t xla_operands(const LocalProblem<W>& p, const Bits<W>& g, const Bits<W>& kernel) {
+  std::int64_t count = 0;
+  for (const OutsideRead<W>& read : p.outside_reads) count += read.readers.intersects(kernel) ? 1 : 0;
+  for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    if (kernel.test(i)) count += g.test(i) && xla_written(p, g, i) ? 1 : 0;
+    else count += p.consumers[i].intersects(kernel) ? 1 : 0;
+  }
+  return count;
+}
+
+// xla: a legal group: xla_monotone_ok, a bitcast (reshape) that reads its kernel is not written (nothing fuses into
+// a bitcast root), and at most max_operands operands and outputs.
+template <std::size_t W>
+bool xla_legal(const LocalProblem<W>& p, const Bits<W>& g) {
+  if (!xla_monotone_ok(p, g)) return false;
+  const Bits<W> kernel = kernel_of(p, g);
+  bool ok = true;
+  (g & p.reshapes).each([&](std::size_t m) {
+    bool reads_kernel = false;
+    kernel.each([&](std::size_t s) { reads_kernel = reads_kernel || p.consumers[s].test(m); });
+    ok = ok && (!reads_kernel || !xla_written(p, g, m));
+  });
+  return ok && (p.max_operands <= 0 || xla_operands(p, g, kernel) <= p.max_operands);
+}
+
 // Two readers of it in g that never share a group (so it cannot hold both): two heavy ops, an apart or separated
 // pair, or one reaching the other through outside ops.
 template <std::size_t W>
@@ -105,12 +166,14 @@ bool may_join(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b) {
     case SpaceKind::seed: return true;
     case SpaceKind::tvm: return tvm_monotone_ok(p, a | b);
     case SpaceKind::inductor: return inductor_monotone_ok(p, a | b);
+    case SpaceKind::xla: return xla_monotone_ok(p, a | b);
   }
   return true;
 }
 
 template <std::size_t W>
 bool legal_group(const LocalProblem<W>& p, const Bits<W>& g) {
+  if (p.kind == SpaceKind::xla) return !g.minus(p.duplicated).any() || xla_legal(p, g);  // copies only: no kernel
   if (p.kind == SpaceKind::seed || g.count() < 2) return true;
   if (p.kind == SpaceKind::inductor) {
     if (!inductor_monotone_ok(p, g)) return false;

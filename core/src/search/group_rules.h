@@ -11,6 +11,10 @@
 // other node of numel n·r or n, or without a reduction one numel; at most one template, whose other members are
 // pointwise nodes or ConcatKernels of its numel, none a producer of it, at least one reading it; no reduction with
 // a template.
+// Under xla a group's kernel is its members and their copies (xla_duplication.h); may_join: no reduction reaches
+// another in the kernel, all a reduction reaches in it is elementwise of its output elements, and a scatter's
+// kernel holds neither its in-place operand nor a reader of it; legal_group adds that a bitcast (reshape) reading
+// the kernel is not written, and at most max_group_operands operands (tensors read) plus outputs (members written).
 // Seed has no group rule beyond the apart pairs.
 // Work: O(|g| W) per call. Shown by tests/core/search_presets.test.cpp against a brute-force enumerator.
 #pragma once

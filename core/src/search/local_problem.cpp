@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "fusion/time_model.h"
+#include "presets/xla_kinds.h"
 
 namespace fusion::search {
 namespace {
@@ -40,24 +41,6 @@ bool find_outside_paths(const detail::Consumers& consumers, const std::unordered
       if (!visit_consumers(queue[head], false)) return false;
   }
   return true;
-}
-
-// after[i]: the members a path from member i reaches through at least one outside op (i and each of them can never
-// share a group: the path would leave it and come back). Local indices are topological, so one pass from the last
-// member, with reach[i] every member some path from i reaches.
-template <std::size_t W>
-void find_cycle_order(LocalProblem<W>& p) {
-  const std::size_t k = p.ops.size();
-  std::vector<Bits<W>> reach(k);
-  p.after.assign(k, {});
-  for (std::size_t i = k; i-- > 0;) {
-    Bits<W> all = p.direct[i] | p.via[i], after = p.via[i];
-    (p.direct[i] | p.via[i]).each([&](std::size_t j) { all |= reach[j]; });
-    p.via[i].each([&](std::size_t j) { after |= reach[j]; });
-    p.direct[i].each([&](std::size_t j) { after |= p.after[j]; });
-    reach[i] = all;
-    p.after[i] = after;
-  }
 }
 
 // tvm: members no other member post-dominates (every path from them to a write passes through it). A member
@@ -123,9 +106,31 @@ void add_inductor_data(const SearchSpace& space, LocalProblem<W>& p) {
   }
 }
 
-// The space's own data (local_problem.h): kind, limit, device, flops, tvm patterns and inductor nodes.
+// xla: each member's role facts, elements and sibling key (local_problem.h).
 template <std::size_t W>
-void add_space_data(const SearchSpace& space, LocalProblem<W>& p) {
+void add_xla_data(const SearchSpace& space, const std::unordered_map<OpId, int>& local, LocalProblem<W>& p) {
+  using presets::XlaRole;
+  p.max_operands = space.max_operands;
+  for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    const FusionOp& op = space.graph.op(p.ops[i]);
+    const XlaRole role = presets::xla_role(space.graph, p.ops[i]);
+    if (role == XlaRole::reduction) p.reductions.set(i);
+    if (role == XlaRole::loop && is_fusible(op.kind)) p.elementwise.set(i);
+    if (op.kind == OpKind::reshape) p.reshapes.set(i);
+    int inplace = -1;
+    if (role == XlaRole::scatter) {
+      p.scatters.set(i);
+      if (const auto it = local.find(op.inputs.front()); it != local.end()) inplace = it->second;
+    }
+    p.inplace.push_back(inplace);
+    p.elements.push_back(shape_elements(op.shape).value_or(0));
+    p.sibling.push_back(space.sibling_key(p.ops[i]));
+  }
+}
+
+// The space's own data (local_problem.h): kind, limit, device, flops, tvm patterns, inductor nodes, xla facts.
+template <std::size_t W>
+void add_space_data(const SearchSpace& space, const std::unordered_map<OpId, int>& local, LocalProblem<W>& p) {
   p.kind = space.kind;
   p.max_depth = space.max_depth;
   p.hardware = space.hardware;
@@ -137,11 +142,13 @@ void add_space_data(const SearchSpace& space, LocalProblem<W>& p) {
     const FusionOp& op = space.graph.op(p.ops[i]);
     const std::uint64_t flops = op_flops(space.graph, p.ops[i]);
     (uses_matrix_peak(op.kind) ? p.matrix_flops[i] : p.vector_flops[i]) = flops;
+    if (space.kind != SpaceKind::tvm) continue;
     const presets::TvmPattern pattern = presets::tvm_pattern(op.kind);
     p.pattern.push_back(pattern);
     if (pattern >= presets::TvmPattern::comm_reduce) p.heavy.set(i);
     if (pattern == presets::TvmPattern::out_ewise_fusable) p.out_ewise.set(i);
   }
+  if (space.kind == SpaceKind::xla) add_xla_data(space, local, p);
 }
 
 // For each buffer (a member or an outside op) read by two or more members: its readers, ascending.
@@ -158,28 +165,88 @@ std::vector<std::vector<int>> readers_of(const LocalProblem<W>& p) {
   return out;
 }
 
-// Inductor: the pairs of members that read one buffer, each reader with the next kSharedBufferWindow (space.h),
-// as edges with plan_edge -1, after the graph's edges and without repeating a pair.
+// xla: for each op (a member or an outside op) that reads two or more members, those members, ascending.
 template <std::size_t W>
-void add_shared_buffer_pairs(const SearchSpace& space, const std::vector<std::vector<int>>& readers_of,
-                             LocalProblem<W>& p) {
+std::vector<std::vector<int>> read_together(const detail::Consumers& consumers, const LocalProblem<W>& p) {
+  std::map<OpId, Bits<W>> by_reader;  // ordered: a deterministic list
+  for (std::size_t i = 0; i < p.ops.size(); ++i)
+    for (const OpId* c = consumers.begin(p.ops[i]); c != consumers.end(p.ops[i]); ++c) by_reader[*c].set(i);
+  std::vector<std::vector<int>> out;
+  for (const auto& [reader, members] : by_reader) {
+    if (!members.several()) continue;
+    std::vector<int>& list = out.emplace_back();
+    members.each([&list](std::size_t r) { list.push_back(static_cast<int>(r)); });
+  }
+  return out;
+}
+
+// Pairs of members listed together (readers of one buffer, or members read by one op) that `pairs` accepts, each
+// with the next kSharedBufferWindow of its list (space.h), as edges with plan_edge -1, after the graph's edges and
+// without repeating a pair.
+template <std::size_t W, typename Accepts>
+void add_pairs(const std::vector<std::vector<int>>& lists, Accepts&& pairs, LocalProblem<W>& p) {
   std::vector<Bits<W>> paired(p.ops.size());
   for (const LocalEdge& e : p.edges) {
     paired[static_cast<std::size_t>(e.producer)].set(static_cast<std::size_t>(e.consumer));
     paired[static_cast<std::size_t>(e.consumer)].set(static_cast<std::size_t>(e.producer));
   }
-  for (const std::vector<int>& readers : readers_of)
-    for (std::size_t a = 0; a < readers.size(); ++a)
-      for (std::size_t b = a + 1; b < readers.size() && b <= a + kSharedBufferWindow; ++b) {
-        const auto x = static_cast<std::size_t>(readers[a]), y = static_cast<std::size_t>(readers[b]);
-        if (paired[x].test(y) || !space.may_pair(p.ops[x], p.ops[y])) continue;
+  for (const std::vector<int>& list : lists)
+    for (std::size_t a = 0; a < list.size(); ++a)
+      for (std::size_t b = a + 1; b < list.size() && b <= a + kSharedBufferWindow; ++b) {
+        const auto x = static_cast<std::size_t>(list[a]), y = static_cast<std::size_t>(list[b]);
+        if (paired[x].test(y) || !pairs(p.ops[x], p.ops[y])) continue;
         paired[x].set(y);
         paired[y].set(x);
-        p.edges.push_back({readers[a], readers[b], -1});
+        p.edges.push_back({list[a], list[b], -1});
       }
 }
 
+// xla: reach[i], every member a path from member i reaches (local indices are topological: one pass from the
+// last member); and which members may exist only as copies (xla_duplication.h): loop ops, not graph outputs, read
+// only inside the part, by members each of which it may fuse into.
+template <std::size_t W>
+void add_xla_closures(const SearchSpace& space, LocalProblem<W>& p) {
+  const std::size_t k = p.ops.size();
+  p.reach.assign(k, {});
+  for (std::size_t i = k; i-- > 0;) {
+    Bits<W> all = p.direct[i] | p.via[i];
+    (p.direct[i] | p.via[i]).each([&](std::size_t j) { all |= p.reach[j]; });
+    p.reach[i] = all;
+  }
+  for (std::size_t i = 0; i < k; ++i) {
+    if (p.forced_write[i] || !p.consumers[i].any()) continue;
+    if (presets::xla_role(space.graph, p.ops[i]) != presets::XlaRole::loop) continue;
+    bool fuses = true;
+    p.consumers[i].each([&](std::size_t r) { fuses = fuses && space.fusible(p.ops[i], p.ops[r]); });
+    if (fuses) p.duplicable.set(i);
+  }
+  p.duplicated = {};
+  p.copy_of.assign(k, {});
+}
+
 }  // namespace
+
+// after[i]: the members a path from member i reaches through at least one outside op (i and each of them can never
+// share a group: the path would leave it and come back). Local indices are topological, so one pass from the last
+// member, with reach[i] every member some path from i reaches.
+template <std::size_t W>
+void find_cycle_order(LocalProblem<W>& p) {
+  const std::size_t k = p.ops.size();
+  std::vector<Bits<W>> reach(k);
+  p.after.assign(k, {});
+  for (std::size_t i = k; i-- > 0;) {
+    Bits<W> all = p.direct[i] | p.via[i], after = p.via[i];
+    (p.direct[i] | p.via[i]).each([&](std::size_t j) { all |= reach[j]; });
+    p.via[i].each([&](std::size_t j) { after |= reach[j]; });
+    p.direct[i].each([&](std::size_t j) { after |= p.after[j]; });
+    reach[i] = all;
+    p.after[i] = after;
+  }
+}
+
+template void find_cycle_order<1>(LocalProblem<1>&);
+template void find_cycle_order<4>(LocalProblem<4>&);
+template void find_cycle_order<16>(LocalProblem<16>&);
 
 template <std::size_t W>
 std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, const detail::Producers& producers,
@@ -223,9 +290,13 @@ std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, con
     }
   }
   for (const auto& [op, readers] : outside) p.outside_reads.push_back({space.bytes_of(op), readers});
-  add_space_data(space, p);
-  if (space.shares_buffer_pairs()) add_shared_buffer_pairs(space, readers_of(p), p);
+  add_space_data(space, local, p);
+  if (space.shares_buffer_pairs())
+    add_pairs(readers_of(p), [&](OpId a, OpId b) { return space.may_pair(a, b); }, p);
+  if (space.kind == SpaceKind::xla)
+    add_pairs(read_together(consumers, p), [&](OpId a, OpId b) { return space.packable(a, b); }, p);
   if (!find_outside_paths(consumers, local, position, position[members.back()], p)) return std::nullopt;
+  if (space.kind == SpaceKind::xla) add_xla_closures(space, p);
   if (space.timed()) find_cycle_order(p);  // (the bytes bound counts no groups)
   if (p.kind == SpaceKind::tvm) find_unpostdominated(p);
   p.apart_readers.resize(k);  // a reader it is apart from, or also reaches through outside ops (a cycle)

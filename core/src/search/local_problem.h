@@ -15,7 +15,12 @@
 //     member's pattern, the members of pattern kCommReduce or above (`heavy`) and the kOutEWiseFusable ones; for
 //     inductor each member's node kind and range and its closure's inlined ops;
 //   - inductor: besides the edges, the pairs of members that read one buffer (space.h), as edges with plan_edge
-//     -1, so a group may be joined by shared reads alone;
+//     -1, so a group may be joined by shared reads alone; xla: those of one iteration space (siblings) and the
+//     pairs of loop members read by one op (packable), likewise;
+//   - xla: per member its role facts (reduction, elementwise, reshape, scatter and its in-place operand), output
+//     elements, sibling key, `reach` (every member a path from it reaches, through anything), and `duplicable`
+//     (xla_duplication.h); with_duplicated() then fixes which members exist only as copies (`duplicated`) and
+//     what each member's group computes for it (`copy_of`);
 //   - direct[i]: members that read member i; via[i]: members reachable from i by a path whose inner ops all lie
 //     outside the part (at least one). A cycle through those is a cycle whatever the other parts do. after[i]
 //     (timed spaces): members reachable from i by any path through at least one outside op (never in i's group).
@@ -82,6 +87,15 @@ struct LocalProblem {
   Mask templates, reductions;
   std::vector<std::vector<std::uint32_t>> inlined;
   std::vector<std::uint64_t> inlined_vector_flops, inlined_matrix_flops;
+  // xla only (reductions above too).
+  std::int64_t max_operands = 0;              // max_group_operands, 0 for none
+  Mask elementwise, reshapes, scatters, duplicable;
+  std::vector<int> inplace;                   // per scatter member: its in-place operand's local index, else -1
+  std::vector<std::uint64_t> elements;        // output elements
+  std::vector<SiblingKey> sibling;
+  std::vector<Mask> reach;
+  Mask duplicated;                            // members that exist only as copies (with_duplicated)
+  std::vector<Mask> copy_of;                  // per member: the duplicated members its group computes for it
 };
 
 // position: op -> its index in the topological order.
@@ -89,5 +103,9 @@ template <std::size_t W>
 std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, const detail::Producers& producers,
                                                    const std::vector<OpId>& members,
                                                    const std::vector<std::int64_t>& position);
+
+// Fills after[] from direct[] and via[] (see above); local indices are topological, so one pass from the last member.
+template <std::size_t W>
+void find_cycle_order(LocalProblem<W>& p);
 
 }  // namespace fusion::search

@@ -198,6 +198,117 @@ std::vector<std::uint64_t> split_bytes(const LocalProblem<W>& p, const Partition
   return extra;
 }
 
+// xla: per group, the ops its kernel computes (members and their copies, xla_duplication.h), as holders: per op,
+// the groups whose kernel computes it. A group of duplicated members only computes nothing.
+template <std::size_t W>
+std::vector<Bits<W>> xla_holders(const LocalProblem<W>& p, const Partition<W>& partition) {
+  std::vector<Bits<W>> holders(p.ops.size());
+  for (std::size_t g = 0; g < partition.groups.size(); ++g) {
+    const Bits<W>& group = partition.groups[g];
+    if (!group.minus(p.duplicated).any()) continue;
+    group.each([&](std::size_t s) {
+      holders[s].set(g);
+      p.copy_of[s].each([&](std::size_t d) { holders[d].set(g); });
+    });
+  }
+  return holders;
+}
+
+// xla: per group, the bytes its kernel moves and its flops. A group's kernel reads each outside tensor and each
+// member of another group that its kernel reads once, writes its members that are forced or read by another
+// kernel, and computes its kernel's ops.
+template <std::size_t W>
+GroupWork<W> xla_group_work(const LocalProblem<W>& p, const Partition<W>& partition) {
+  const std::size_t count = partition.groups.size();
+  const std::vector<Bits<W>> holders = xla_holders(p, partition);
+  const auto hit = [&](const Bits<W>& readers) {
+    Bits<W> groups;
+    readers.each([&](std::size_t r) { groups |= holders[r]; });
+    return groups;
+  };
+  GroupWork<W> w{std::vector<std::uint64_t>(count, 0), std::vector<std::uint64_t>(count, 0),
+                 std::vector<std::uint64_t>(count, 0)};
+  for (const OutsideRead<W>& read : p.outside_reads)
+    hit(read.readers).each([&](std::size_t g) { w.moved[g] = detail::saturating_add(w.moved[g], read.bytes); });
+  for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    holders[i].each([&](std::size_t g) {
+      w.vector_flops[g] = detail::saturating_add(w.vector_flops[g], p.vector_flops[i]);
+      w.matrix_flops[g] = detail::saturating_add(w.matrix_flops[g], p.matrix_flops[i]);
+    });
+    if (p.duplicated.test(i)) continue;
+    const std::size_t own = partition.group_of[i];
+    const Bits<W> others = hit(p.consumers[i]).minus(Bits<W>::of(own));
+    others.each([&](std::size_t g) { w.moved[g] = detail::saturating_add(w.moved[g], p.bytes[i]); });
+    if (p.forced_write[i] || others.any()) w.moved[own] = detail::saturating_add(w.moved[own], p.bytes[i]);
+  }
+  return w;
+}
+
+// xla: the most reductions of s in one chain, each reaching the next (no kernel holds two of them).
+template <std::size_t W>
+std::int64_t longest_reduction_chain(const LocalProblem<W>& p, const Bits<W>& s) {
+  const Bits<W> reductions = s & p.reductions;
+  std::array<std::int64_t, 64 * W> before;
+  reductions.each([&](std::size_t i) { before[i] = 0; });
+  std::int64_t longest = 0;
+  reductions.each([&](std::size_t i) {
+    const std::int64_t here = before[i] + 1;
+    longest = std::max(longest, here);
+    (p.reach[i] & reductions).each([&](std::size_t j) { before[j] = std::max(before[j], here); });
+  });
+  return longest;
+}
+
+// xla: does a reduction of s reach a member of s that may not be its epilogue (not elementwise of its output
+// elements)? Then the two never share a kernel.
+template <std::size_t W>
+bool reduction_splits(const LocalProblem<W>& p, const Bits<W>& s) {
+  bool split = false;
+  (s & p.reductions).each([&](std::size_t r) {
+    (p.reach[r] & s).each([&](std::size_t m) {
+      split = split || !p.elementwise.test(m) || p.elements[m] != p.elements[r];
+    });
+  });
+  return split;
+}
+
+// Would the kernel of one group be empty (its members are all duplicated)?
+template <std::size_t W>
+bool copies_only(const LocalProblem<W>& p, const Bits<W>& group) {
+  return !group.minus(p.duplicated).any();
+}
+
+template <std::size_t W>
+std::uint64_t xla_time_ps(const LocalProblem<W>& p, const Partition<W>& partition) {
+  const GroupWork<W> w = xla_group_work(p, partition);
+  std::uint64_t total = 0;
+  for (std::size_t g = 0; g < partition.groups.size(); ++g)
+    if (!copies_only(p, partition.groups[g]))
+      total = detail::saturating_add(total, kernel_ps(kernel_time_us(w.moved[g], w.vector_flops[g], w.matrix_flops[g], p.hardware)));
+  return total;
+}
+
+// xla: bound_score (partition.h) with the fewest groups each group splits into: 2 when it holds a separated pair, a
+// member and one it reaches through outside ops, or a reduction and a member it reaches that may not be its
+// epilogue; the longest chain through outside ops; the longest chain of reductions each reaching the next.
+template <std::size_t W>
+std::uint64_t xla_bound_score(const LocalProblem<W>& p, const Partition<W>& partition, const std::vector<Bits<W>>& separated) {
+  const GroupWork<W> w = xla_group_work(p, partition);
+  const std::vector<std::uint64_t> extra = split_bytes(p, partition, separated);
+  const std::uint64_t launch = kernel_ps(p.hardware.launch_us);
+  std::uint64_t total = 0;
+  for (std::size_t g = 0; g < partition.groups.size(); ++g) {
+    const Bits<W>& group = partition.groups[g];
+    if (copies_only(p, group)) continue;
+    const std::uint64_t moved = detail::saturating_add(w.moved[g], extra[g]);
+    std::int64_t split = must_split(p, group, separated) || reduction_splits(p, group) ? 2 : 1;
+    split = std::max({split, longest_outside_chain(p, group), longest_reduction_chain(p, group)});
+    total = detail::saturating_add(total, kernel_ps(kernel_time_us(moved, w.vector_flops[g], w.matrix_flops[g], p.hardware)));
+    if (launch > 1) total = detail::saturating_add(total, static_cast<std::uint64_t>(split - 1) * (launch - 1));
+  }
+  return total;
+}
+
 }  // namespace
 
 template <std::size_t W>
@@ -215,6 +326,7 @@ std::uint64_t bytes(const LocalProblem<W>& p, const Partition<W>& partition) {
 
 template <std::size_t W>
 std::uint64_t time_ps(const LocalProblem<W>& p, const Partition<W>& partition) {
+  if (p.kind == SpaceKind::xla) return xla_time_ps(p, partition);
   const GroupWork<W> w = group_work(p, partition);
   std::uint64_t total = 0;
   for (std::size_t g = 0; g < partition.groups.size(); ++g)
@@ -224,6 +336,7 @@ std::uint64_t time_ps(const LocalProblem<W>& p, const Partition<W>& partition) {
 
 template <std::size_t W>
 std::uint64_t bound_score(const LocalProblem<W>& p, const Partition<W>& partition, const std::vector<Bits<W>>& separated) {
+  if (p.kind == SpaceKind::xla) return xla_bound_score(p, partition, separated);
   const std::vector<std::uint64_t> extra = split_bytes(p, partition, separated);
   if (p.kind == SpaceKind::seed) {
     std::uint64_t total = bytes(p, partition);

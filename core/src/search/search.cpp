@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <unordered_map>
 
 #include "detail/internal_check.h"
 #include "search/branch_and_bound.h"
@@ -11,6 +12,8 @@
 #include "search/differences.h"
 #include "search/group_cycles.h"
 #include "search/group_rules.h"
+#include "search/xla_part.h"
+#include "presets/xla_kinds.h"
 
 namespace fusion::search {
 namespace {
@@ -22,6 +25,7 @@ struct Improvement {
   std::vector<OpId> rep;                                     // per member
   std::vector<std::pair<std::int64_t, EdgeReason>> reasons;  // (plan edge, reason)
   std::uint64_t saving = 0;  // greedy's score minus the partition's, for this part
+  std::vector<std::pair<OpId, OpId>> copies;  // xla: (op, representative of a group computing it); rep -1 for the op
 };
 
 // A component of fusible edges, or the union of components whose best partitions together closed a cycle.
@@ -83,7 +87,7 @@ bool represents_greedy(const LocalProblem<W>& p, const Partition<W>& partition, 
 // The searched partition as representatives and reasons.
 template <std::size_t W>
 Improvement improvement_of(const LocalProblem<W>& p, const Partition<W>& partition, std::uint64_t saving) {
-  Improvement out{p.ops, std::vector<OpId>(p.ops.size()), {}, saving};
+  Improvement out{p.ops, std::vector<OpId>(p.ops.size()), {}, saving, {}};
   for (std::size_t i = 0; i < p.ops.size(); ++i) out.rep[i] = p.ops[partition.groups[partition.group_of[i]].first()];
   for (const LocalEdge& edge : p.edges) {
     if (edge.plan_edge < 0) continue;  // a pair of readers of one buffer: no edge of the graph
@@ -112,6 +116,79 @@ bool search_width(Search& s, Part& part, std::uint64_t greedy_score, std::int64_
   return true;
 }
 
+// xla: greedy's members of the part held only as copies.
+template <std::size_t W>
+Bits<W> greedy_duplicated(const LocalProblem<W>& p, const detail::Grouping& greedy) {
+  Bits<W> out;
+  for (std::size_t i = 0; i < p.ops.size(); ++i)
+    if (greedy.representative[p.ops[i]] < 0) out.set(i);
+  return out;
+}
+
+// xla: why a plan edge of an improved part is not fused, if it is not (the reasons the verifier accepts from XLA's
+// passes, docs/strategies.md): the edge rules first, then `cycle` when both ends' groups could form one legal
+// group (the partition is maximal), else `unprofitable` (the fastest plan keeps them apart).
+template <std::size_t W>
+EdgeReason xla_reason(const SearchSpace& space, const LocalProblem<W>& p, const Partition<W>& partition, int u, int v) {
+  const OpId a = p.ops[static_cast<std::size_t>(u)], b = p.ops[static_cast<std::size_t>(v)];
+  const FusionOp& consumer = space.graph.op(b);
+  const presets::XlaRole ra = presets::xla_role(space.graph, a), rb = presets::xla_role(space.graph, b);
+  if (space.graph.op(a).region != consumer.region) return EdgeReason::region;
+  if (ra == presets::XlaRole::scatter || !space.fusible_node(a)) return EdgeReason::barrier_producer;
+  if (!space.fusible_node(b) || rb == presets::XlaRole::scatter || consumer.kind == OpKind::reshape ||
+      (space.graph.op(a).kind == OpKind::concat && rb == presets::XlaRole::reduction))
+    return EdgeReason::barrier_consumer;
+  if (ra == presets::XlaRole::reduction) return rb == presets::XlaRole::reduction ? EdgeReason::anchor : EdgeReason::multi_pass;
+  if (p.duplicated.test(static_cast<std::size_t>(u)) || p.duplicated.test(static_cast<std::size_t>(v)))
+    return EdgeReason::unprofitable;
+  const Bits<W>& x = partition.groups[partition.group_of[static_cast<std::size_t>(u)]];
+  const Bits<W>& y = partition.groups[partition.group_of[static_cast<std::size_t>(v)]];
+  if (x == y) return EdgeReason::none;
+  return may_join(p, x, y) && legal_group(p, x | y) ? EdgeReason::cycle : EdgeReason::unprofitable;
+}
+
+// xla: the searched partition under its duplicated set as representatives, copies and reasons (every plan edge
+// between two members of the part; record_edges keeps a reason only for an edge left unfused).
+template <std::size_t W>
+Improvement xla_improvement_of(const SearchSpace& space, const detail::Producers& producers, const LocalProblem<W>& p,
+                               const Partition<W>& partition, std::uint64_t saving) {
+  Improvement out{p.ops, std::vector<OpId>(p.ops.size(), -1), {}, saving, {}};
+  std::unordered_map<OpId, int> local;
+  for (std::size_t i = 0; i < p.ops.size(); ++i) local.emplace(p.ops[i], static_cast<int>(i));
+  for (const Bits<W>& group : partition.groups) {
+    if (!group.minus(p.duplicated).any()) continue;
+    const OpId rep = p.ops[group.first()];
+    Bits<W> copies;
+    group.each([&](std::size_t i) {
+      out.rep[i] = rep;
+      copies |= p.copy_of[i];
+    });
+    copies.each([&](std::size_t d) { out.copies.emplace_back(p.ops[d], rep); });
+  }
+  for (std::size_t j = 0; j < p.ops.size(); ++j)
+    for (const OpId* in = producers.begin(p.ops[j]); in != producers.end(p.ops[j]); ++in)
+      if (const auto it = local.find(*in); it != local.end())
+        out.reasons.emplace_back(producers.offsets[p.ops[j]] + (in - producers.begin(p.ops[j])),
+                                 xla_reason(space, p, partition, it->second, static_cast<int>(j)));
+  return out;
+}
+
+// xla: searches the part over duplication and partitions (xla_part.h), greedy's duplicated members first. Greedy's
+// grouping is the incumbent even where it is not one of the space's plans (its passes reach wider), so the bound
+// covers it too (it never exceeds greedy's time).
+template <std::size_t W>
+bool search_xla_width(Search& s, Part& part, std::uint64_t greedy_score, std::int64_t left) {
+  std::optional<LocalProblem<W>> base = build_local_problem<W>(s.space, s.producers, part.members, s.position);
+  if (!base) return false;
+  XlaPartResult<W> result = search_xla_part(*base, greedy_duplicated(*base, s.greedy), greedy_score - part.tolerance, left);
+  s.nodes += result.nodes;
+  s.units += result.units;
+  part.slack = greedy_score - result.lower_bound;
+  if (result.better)
+    part.improvement = xla_improvement_of(s.space, s.producers, *result.problem, *result.better, greedy_score - result.best);
+  return true;
+}
+
 void solve(Search& s, Part& part) {
   part.solved = true;
   part.improvement.reset();
@@ -125,6 +202,15 @@ void solve(Search& s, Part& part) {
   part.tolerance = s.space.timed() ? std::min<std::uint64_t>(part.members.size(), part.slack) : 0;
   const std::int64_t left = s.options.search.budget_nodes - s.units;
   if (part.slack <= part.tolerance || left <= 0) return;  // greedy already meets the bound, or no budget left
+  if (s.space.kind == SpaceKind::xla) {
+    switch (width_for(part.members.size())) {
+      case 1: search_xla_width<1>(s, part, greedy_score, left); break;
+      case 4: search_xla_width<4>(s, part, greedy_score, left); break;
+      case 16: search_xla_width<16>(s, part, greedy_score, left); break;
+      default: break;
+    }
+    return;
+  }
   switch (width_for(part.members.size())) {
     case 1: search_width<1>(s, part, greedy_score, left); break;
     case 4: search_width<4>(s, part, greedy_score, left); break;
@@ -139,6 +225,20 @@ std::vector<OpId> representatives(const Search& s) {
     if (part.improvement)
       for (std::size_t i = 0; i < part.improvement->ops.size(); ++i) rep[part.improvement->ops[i]] = part.improvement->rep[i];
   return rep;
+}
+
+// Greedy's copies but those of improved parts, and the improved parts' copies (xla; none otherwise).
+std::vector<std::pair<OpId, OpId>> copies_of(const Search& s) {
+  std::vector<char> improved(s.g.size(), 0);
+  for (const Part& part : s.parts)
+    if (part.improvement)
+      for (OpId x : part.members) improved[x] = 1;
+  std::vector<std::pair<OpId, OpId>> copies;
+  for (const auto& copy : s.greedy.copies)
+    if (!improved[copy.first]) copies.push_back(copy);
+  for (const Part& part : s.parts)
+    if (part.improvement) copies.insert(copies.end(), part.improvement->copies.begin(), part.improvement->copies.end());
+  return copies;
 }
 
 // The parts holding an op of a group on a cycle, ascending.
@@ -179,7 +279,7 @@ std::vector<OpId> solve_all(Search& s) {
     });
     for (std::size_t k : waiting) solve(s, s.parts[k]);
     std::vector<OpId> rep = representatives(s);
-    const std::vector<bool> on_cycle = ops_in_cyclic_groups(s.g, s.producers, rep);
+    const std::vector<bool> on_cycle = ops_in_cyclic_groups(s.g, s.producers, rep, copies_of(s));
     if (on_cycle.empty()) return rep;
     const std::vector<std::int32_t> involved = parts_on_cycles(s, on_cycle);
     if (join(s, involved)) continue;
@@ -203,7 +303,8 @@ std::vector<std::int64_t> positions(const std::vector<OpId>& order) {
 // multi-op group the search formed says so.
 void replace_rules(const Search& s, detail::Grouping& grouping) {
   const std::string what = s.space.kind == SpaceKind::tvm ? "ops, the fastest grouping FuseOps' invariants allow"
-                                                          : "nodes, the fastest grouping Inductor's scheduler rules allow";
+                           : s.space.kind == SpaceKind::xla ? "ops, the fastest grouping XLA's fusion passes allow"
+                                                            : "nodes, the fastest grouping Inductor's scheduler rules allow";
   std::vector<char> improved(s.g.size(), 0);
   for (const Part& part : s.parts)
     if (part.improvement)
@@ -211,7 +312,7 @@ void replace_rules(const Search& s, detail::Grouping& grouping) {
   std::erase_if(grouping.rules, [&](const auto& rule) { return rule.first >= 0 && improved[rule.first]; });
   std::vector<std::int32_t> size(s.g.size(), 0);
   for (std::size_t x = 0; x < s.g.size(); ++x)
-    if (improved[x]) ++size[grouping.representative[x]];
+    if (improved[x] && grouping.representative[x] >= 0) ++size[grouping.representative[x]];
   for (std::size_t rep = 0; rep < s.g.size(); ++rep)
     if (size[rep] > 1)
       grouping.rules.emplace_back(static_cast<OpId>(rep), "plan search: " + std::to_string(size[rep]) + " " + what);
@@ -221,13 +322,14 @@ void replace_rules(const Search& s, detail::Grouping& grouping) {
 
 SearchOutcome search_plan(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& order,
                           const PlannerOptions& options, const detail::Grouping& greedy, const FusionPlan& greedy_plan) {
-  Components components = fusible_components(space, producers, order);
+  Components components = fusible_components(space, producers, order, space.kind == SpaceKind::xla ? &greedy : nullptr);
   Search s{space, space.graph, producers, space.consumers, options, greedy, greedy_plan, positions(order),
            std::move(components.of_op), {}, 0};
   for (std::vector<OpId>& members : components.members) s.parts.push_back(Part{std::move(members), false, 0, std::nullopt});
   SearchOutcome out;
   out.grouping = greedy;
   out.grouping.representative = solve_all(s);
+  out.grouping.copies = copies_of(s);
   std::uint64_t saving = 0, slack = 0, tolerance = 0;
   for (const Part& part : s.parts) {
     slack += part.slack;

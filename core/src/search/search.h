@@ -1,5 +1,7 @@
 // search/search.h — plan search (fusion/search.h, docs/design.md §17): the algorithm, for every space (space.h:
-// seed minimises bytes, tvm estimated time in whole picoseconds per kernel; "bytes" below means the objective).
+// seed minimises bytes, tvm, inductor and xla estimated time in whole picoseconds per kernel; "bytes" below means the
+// objective). Under xla a part is searched over duplication and partitions (xla_part.h), the improved parts'
+// copies replace greedy's, and the cycle check of step 3 follows the copies' reads too (group_cycles.h).
 //
 // 1. Decomposition (components.h). Groups never cross a component of fusible edges and bytes are a sum over
 //    groups, so each component is priced and searched alone. The acyclic rule is the one thing components share:

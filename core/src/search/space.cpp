@@ -3,6 +3,7 @@
 
 #include "detail/legality.h"
 #include "presets/tvm_patterns.h"
+#include "presets/xla_kinds.h"
 
 namespace fusion::search {
 namespace {
@@ -41,7 +42,60 @@ bool inductor_apart(const SearchSpace& s, OpId p, OpId c) {
   return !ranges_fit(l, p, c);
 }
 
+using presets::XlaRole;
+
+std::uint64_t elements_of(const FusionOp& op) { return shape_elements(op.shape).value_or(0); }
+
+bool xla_apart(const SearchSpace& s, OpId p, OpId c) {
+  if (!s.fusible_node(p) || !s.fusible_node(c) || s.graph.op(p).region != s.graph.op(c).region) return true;
+  const XlaRole a = presets::xla_role(s.graph, p), b = presets::xla_role(s.graph, c);
+  const FusionOp& consumer = s.graph.op(c);
+  if (a == XlaRole::scatter || (b == XlaRole::scatter && !consumer.inputs.empty() && consumer.inputs.front() == p)) return true;
+  if (s.graph.op(p).kind == OpKind::concat && b == XlaRole::reduction) return true;
+  if (a != XlaRole::reduction) return false;
+  return b != XlaRole::loop || !is_fusible(consumer.kind) || elements_of(consumer) != elements_of(s.graph.op(p));
+}
+
 }  // namespace
+
+bool same_iteration_space(const SiblingKey& a, const SiblingKey& b) {
+  if (!a.pairs || !b.pairs) return false;
+  if (a.transpose || b.transpose) {
+    if (a.reduction || b.reduction) return false;
+    if (a.transpose && b.transpose && (a.transpose_in != b.transpose_in || a.transpose_out != b.transpose_out))
+      return false;
+  }
+  return a.space == b.space && (!a.reduction || !b.reduction || a.reduced == b.reduced);
+}
+
+SiblingKey SearchSpace::sibling_key(OpId x) const {
+  const FusionOp& op = graph.op(x);
+  const XlaRole role = presets::xla_role(graph, x);
+  SiblingKey key;
+  key.pairs = fusible_node(x) && role != XlaRole::scatter && op.kind != OpKind::reshape;
+  key.space = elements_of(op);
+  if (role == XlaRole::reduction) {
+    key.reduction = true;
+    key.reduced = key.space;
+    if (presets::contiguous_reduction(graph, x) && !op.inputs.empty()) key.space = elements_of(graph.op(op.inputs.front()));
+  }
+  if (op.kind == OpKind::transpose && !op.inputs.empty()) {
+    key.transpose = true;
+    key.transpose_in = graph.op(op.inputs.front()).shape;
+    key.transpose_out = op.shape;
+  }
+  return key;
+}
+
+bool SearchSpace::packable(OpId a, OpId b) const {
+  const FusionOp& x = graph.op(a);
+  const FusionOp& y = graph.op(b);
+  const auto loop = [&](OpId id, const FusionOp& op) {
+    return fusible_node(id) && presets::xla_role(graph, id) == XlaRole::loop && op.kind != OpKind::reshape;
+  };
+  return loop(a, x) && loop(b, y) && x.region == y.region && elements_of(x) == elements_of(y) &&
+         x.dtype_bytes == y.dtype_bytes;
+}
 
 std::uint64_t SearchSpace::bytes_of(OpId x) const {
   if (lowered) return lowered->bytes[x];
@@ -54,6 +108,7 @@ bool SearchSpace::fusible_node(OpId x) const {
   switch (kind) {
     case SpaceKind::seed: return !graph.op(x).is_source();
     case SpaceKind::tvm: return !graph.op(x).is_source() && presets::tvm_pattern(graph.op(x).kind) != TvmPattern::opaque;
+    case SpaceKind::xla: return !graph.op(x).is_source() && presets::xla_role(graph, x) != presets::XlaRole::own_kernel;
     case SpaceKind::inductor: break;
   }
   const InductorNode node = lowered->node[x];
@@ -65,6 +120,7 @@ bool SearchSpace::apart(OpId p, OpId c) const {
     case SpaceKind::seed: return detail::local_reason(graph.op(p), graph.op(c), broadcast) != EdgeReason::none;
     case SpaceKind::tvm: return tvm_apart(*this, p, c);
     case SpaceKind::inductor: return inductor_apart(*this, p, c);
+    case SpaceKind::xla: return xla_apart(*this, p, c);
   }
   return true;
 }
@@ -74,12 +130,15 @@ bool SearchSpace::fusible(OpId p, OpId c) const {
     case SpaceKind::seed: return !apart(p, c);
     case SpaceKind::tvm:
       return fusible_node(p) && fusible_node(c) && graph.op(p).region == graph.op(c).region && !apart(p, c);
-    case SpaceKind::inductor: return !apart(p, c);
+    case SpaceKind::inductor:
+    case SpaceKind::xla: return !apart(p, c);
   }
   return false;
 }
 
 bool SearchSpace::may_pair(OpId a, OpId b) const {
+  if (kind == SpaceKind::xla)
+    return graph.op(a).region == graph.op(b).region && same_iteration_space(sibling_key(a), sibling_key(b));
   if (!fusible_node(a) || !fusible_node(b) || region_of(*this, a) != region_of(*this, b)) return false;
   const presets::SchedulerGraph& l = *lowered;
   const bool ta = l.node[a] == InductorNode::template_kernel, tb = l.node[b] == InductorNode::template_kernel;

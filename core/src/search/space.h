@@ -17,9 +17,18 @@
 //     pointwise node or ConcatKernel of its numel, two reductions of different ranges, or a reduction (n, r) and a node whose
 //     numel is neither n·r nor n. Two nodes that read one buffer may be merged too (the scheduler pairs the
 //     nodes sharing a buffer): each reader with the next 64 (max_fusion_buffer_group_pairwise_attempts).
+//   xla: the groups XLA's GPU passes (docs/strategies.md "xla") can leave, by what they guarantee. A node is fusible
+//     when its role (presets/xla_kinds.h) is loop, reduction or scatter. apart: either is not fusible, they run in
+//     different regions, the producer is a scatter (it feeds nothing) or the consumer a scatter reading it as its
+//     in-place operand, a concat into a reduction, two reductions, or a reduction into anything but an elementwise
+//     op of its output element count (its epilogue). Two members may also be merged when they read one buffer and
+//     have one iteration space (multi-output sibling fusion, `siblings`) or are loop ops of one element count and
+//     size read by one op (horizontal loop fusion, `packable`); a reshape (bitcast) and a scatter pair with
+//     nothing. Recomputation (priority fusion's duplication) is the search's choice too (xla_duplication.h).
 // The group rules that depend on the whole group (tvm: one root, max_depth, a kOutEWiseFusable op's epilogue;
-// inductor: one range, one template and its epilogue, max_group_ops) are group_rules.h's.
-// Timed spaces (tvm, inductor) minimise estimated time (time_fused_us), compared in whole picoseconds per kernel,
+// inductor: one range, one template and its epilogue, max_group_ops; xla: reductions and their epilogues,
+// scatters, bitcasts and max_group_operands) are group_rules.h's.
+// Timed spaces (tvm, inductor, xla) minimise estimated time (time_fused_us), compared in whole picoseconds per kernel,
 // rounded down. Nothing here depends on the current grouping: these are properties of an edge or op alone.
 #pragma once
 
@@ -32,7 +41,7 @@
 
 namespace fusion::search {
 
-enum class SpaceKind : std::uint8_t { seed, tvm, inductor };
+enum class SpaceKind : std::uint8_t { seed, tvm, inductor, xla };
 
 // A kernel's time in whole picoseconds, rounded down (saturating): the unit a timed space compares in.
 inline std::uint64_t kernel_ps(double us) {
@@ -40,7 +49,15 @@ inline std::uint64_t kernel_ps(double us) {
   return ps >= 1.8e19 ? std::uint64_t{18'000'000'000'000'000'000u} : static_cast<std::uint64_t>(ps);
 }
 
-// Each reader of a buffer is paired with at most this many later readers (inductor).
+// xla: what multi-output sibling fusion compares of two ops (XLA's iteration space, space.cpp).
+struct SiblingKey {
+  std::uint64_t space = 0, reduced = 0;  // iteration space; a reduction's output elements
+  bool reduction = false, transpose = false, pairs = false;  // pairs: may pair at all (not a bitcast or scatter)
+  Shape transpose_in, transpose_out;
+};
+bool same_iteration_space(const SiblingKey& a, const SiblingKey& b);
+
+// Each reader of a buffer is paired with at most this many later readers (inductor, xla).
 inline constexpr std::size_t kSharedBufferWindow = 64;
 
 struct SearchSpace {
@@ -52,6 +69,7 @@ struct SearchSpace {
   HardwareProfile hardware{};  // the time objective's device
   const FusionGraph* original = nullptr;             // inductor: the planned graph
   const presets::SchedulerGraph* lowered = nullptr;  // inductor: its lowering
+  std::int64_t max_operands = 0;                     // xla: max_group_operands (0 for no limit)
 
   bool timed() const { return kind != SpaceKind::seed; }
   OpId plan_op(OpId x) const { return lowered ? lowered->original[x] : x; }  // the op of the plan
@@ -61,8 +79,10 @@ struct SearchSpace {
   bool fusible_node(OpId x) const;       // may it share a group at all (a source never does)
   bool apart(OpId p, OpId c) const;      // may the two ends of edge p -> c never share a group?
   bool fusible(OpId p, OpId c) const;    // may the search merge edge p -> c?
-  bool shares_buffer_pairs() const { return kind == SpaceKind::inductor; }
-  bool may_pair(OpId a, OpId b) const;   // inductor: may two readers of one buffer share a group?
+  bool shares_buffer_pairs() const { return kind == SpaceKind::inductor || kind == SpaceKind::xla; }
+  bool may_pair(OpId a, OpId b) const;   // may two readers of one buffer be merged (inductor; xla: siblings)?
+  SiblingKey sibling_key(OpId x) const;  // xla
+  bool packable(OpId a, OpId b) const;   // xla: may two ops read by one op be merged (horizontal loop fusion)?
 };
 
 }  // namespace fusion::search

@@ -3,7 +3,7 @@
 //
 // Contract (pure, no DOM; every number is the planner's, or the worker's clock around the search, only
 // formatted — nothing is re-derived). A search minimises its `objective` (search.objective): 'bytes' (seed:
-// bytes_fused, proven bound `lower_bound`) or 'time' (tvm, inductor: the time model's time_fused_us, proven bound
+// bytes_fused, proven bound `lower_bound`) or 'time' (tvm, inductor, xla: the time model's time_fused_us, proven bound
 // `lower_bound_us`); a search object without one is a bytes search (planners before the time objective).
 //   objectiveOf(search) → 'bytes' | 'time'.
 //   formatElapsed(ms) → '38 ms' (under a second, whole milliseconds) or '2.0 s' (one decimal).

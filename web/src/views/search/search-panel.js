@@ -11,7 +11,7 @@
 //     "the greedy plan is shown meanwhile", and Cancel ({type:'search-cancel'});
 //   - done: the certificate (search-report.js certificateText: "optimal, proven in 38 ms" / "within 0.8 % of
 //     optimal after 2.0 s (bounded)" for seed's bytes, "fastest plan, proven in 38 ms" / "within 0.8 % of the
-//     fastest after 2.0 s (bounded)" for tvm's and inductor's estimated time), greedy vs optimal estimated time, bytes and
+//     fastest after 2.0 s (bounded)" for tvm's, inductor's and xla's estimated time), greedy vs optimal estimated time, bytes and
 //     kernels with the searched objective's row first and marked, the nodes searched and the proven bound
 //     (boundText: the objective's own, never another's), a button
 //     opening the compare view on greedy vs optimal ({type:'set-compare', pair:'search'}) and, when bounded,

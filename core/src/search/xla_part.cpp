@@ -1,0 +1,118 @@
+// search/xla_part.cpp — depth-first search over duplication, branch and bound over partitions (xla_part.h).
+#include "search/xla_part.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "search/xla_duplication.h"
+
+namespace fusion::search {
+namespace {
+
+template <std::size_t W>
+class XlaSearch {
+ public:
+  XlaSearch(const LocalProblem<W>& base, const Bits<W>& first, std::uint64_t incumbent, std::int64_t budget)
+      : base_(base), first_(first), budget_(budget), cost_(node_cost(base.ops.size(), W)) {
+    base.duplicable.each([&](std::size_t i) { candidates_.push_back(i); });
+    duplicated_.assign(candidates_.size(), 0);
+    open_.assign(candidates_.size(), 0);
+    result_.best = incumbent;
+  }
+
+  XlaPartResult<W> run() {
+    std::size_t depth = 0;
+    bool descend = true;
+    while (true) {
+      if (descend) {
+        if (result_.units + cost_ > budget_) return stopped(depth, std::nullopt);
+        ++result_.nodes;
+        result_.units += cost_;
+        std::optional<std::uint64_t> running;  // the bound of a partition search the budget ended
+        descend = enter(depth, running);
+        if (running) return stopped(depth, running);
+      }
+      if (!descend) {  // the next open alternative, deepest first
+        while (depth > 0 && !open_[depth - 1]) --depth;
+        if (depth == 0) break;
+        --depth;
+        duplicated_[depth] ^= 1;
+        open_[depth] = 0;
+      } else {
+        duplicated_[depth] = first_.test(candidates_[depth]) ? 1 : 0;  // greedy's choice first
+        open_[depth] = 1;
+      }
+      ++depth;
+      descend = true;
+    }
+    result_.complete = true;
+    result_.lower_bound = result_.best;
+    return std::move(result_);
+  }
+
+ private:
+  // The members decided "duplicated" among the first `depth` candidates.
+  Bits<W> decided(std::size_t depth) const {
+    Bits<W> set;
+    for (std::size_t d = 0; d < depth; ++d)
+      if (duplicated_[d]) set.set(candidates_[d]);
+    return set;
+  }
+
+  static std::uint64_t merged_bound(const LocalProblem<W>& p) {
+    return bound_score(p, partition_of(p, [](std::size_t) { return true; }), p.apart_readers);
+  }
+
+  // Visits the node at `depth`: prunes it, searches a leaf's partitions, or says it branches. `running` is set when
+  // the budget ended inside a leaf's search (to that search's bound).
+  bool enter(std::size_t depth, std::optional<std::uint64_t>& running) {
+    LocalProblem<W> p = with_duplicated(base_, decided(depth));
+    if (merged_bound(p) >= result_.best) return false;
+    if (depth < candidates_.size()) return true;
+    PartResult<W> leaf = search_part(p, result_.best, budget_ - result_.units);
+    result_.nodes += leaf.nodes;
+    result_.units += leaf.units;
+    if (leaf.better) {
+      result_.best = leaf.best_bytes;
+      result_.better = std::move(leaf.better);
+      result_.problem = std::move(p);
+    }
+    if (!leaf.complete) running = leaf.lower_bound;
+    return false;
+  }
+
+  // Out of budget: the bound covers the node at `depth` (or the leaf search running there) and every alternative
+  // still open on the path.
+  XlaPartResult<W> stopped(std::size_t depth, std::optional<std::uint64_t> running) {
+    std::uint64_t low = std::min(result_.best, running ? *running : merged_bound(with_duplicated(base_, decided(depth))));
+    for (std::size_t d = 0; d < depth; ++d) {
+      if (!open_[d]) continue;
+      duplicated_[d] ^= 1;
+      low = std::min(low, merged_bound(with_duplicated(base_, decided(d + 1))));
+      duplicated_[d] ^= 1;
+    }
+    result_.lower_bound = low;
+    return std::move(result_);
+  }
+
+  const LocalProblem<W>& base_;
+  Bits<W> first_;
+  std::int64_t budget_, cost_;
+  std::vector<std::size_t> candidates_;
+  std::vector<std::uint8_t> duplicated_, open_;  // per depth: the choice taken; whether the other is still open
+  XlaPartResult<W> result_;
+};
+
+}  // namespace
+
+template <std::size_t W>
+XlaPartResult<W> search_xla_part(const LocalProblem<W>& base, const Bits<W>& first, std::uint64_t incumbent,
+                                 std::int64_t budget) {
+  return XlaSearch<W>(base, first, incumbent, budget).run();
+}
+
+template XlaPartResult<1> search_xla_part<1>(const LocalProblem<1>&, const Bits<1>&, std::uint64_t, std::int64_t);
+template XlaPartResult<4> search_xla_part<4>(const LocalProblem<4>&, const Bits<4>&, std::uint64_t, std::int64_t);
+template XlaPartResult<16> search_xla_part<16>(const LocalProblem<16>&, const Bits<16>&, std::uint64_t, std::int64_t);
+
+}  // namespace fusion::search

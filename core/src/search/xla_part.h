@@ -1,0 +1,40 @@
+// search/xla_part.h — exact search of one part under xla: which members are duplicated, then the partition.
+//
+// A plan of the part is a set D of duplicated members and a partition of the rest (xla_duplication.h). The search
+// is depth-first over the duplicable members in local order, each decided "duplicated" or "kept", greedy's choice
+// first (so the first leaf is greedy's D); at a leaf, branch and bound over the partition (branch_and_bound.h) under
+// that D, with the best time so far as incumbent.
+// Bound of a node (some members decided): the bound_score (partition.h) of the problem with the members decided
+// "duplicated" duplicated and every undecided one kept, all its pairs merged. Admissible: take any plan below the node
+// (D = the decided ones plus some undecided X); keep X's members instead and merge each into one group with every
+// group computing a copy of it: the groups are connected by the pairs of the node's problem, each op is computed
+// once where it was computed several times, and merging never adds time; that plan is a refinement of the node's
+// merged partition, whose bound is therefore below it. A node whose bound is not below the incumbent is pruned.
+// Budget: a node of either level costs node_cost (branch_and_bound.h); when it runs out, the lower bound is the least
+// of the incumbent, the bound of the running partition search and the bounds of the alternatives still open on the
+// duplication path. Nothing recurses; memory O(candidates + edges).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "search/branch_and_bound.h"
+
+namespace fusion::search {
+
+template <std::size_t W>
+struct XlaPartResult {
+  std::optional<LocalProblem<W>> problem;  // the problem under the D of `better`
+  std::optional<Partition<W>> better;      // a relaxed-legal partition of it cheaper than the incumbent, if found
+  std::uint64_t best = 0;                  // score of `better`, else the incumbent
+  std::uint64_t lower_bound = 0;           // proven for every plan of the part (every D)
+  bool complete = false;
+  std::int64_t nodes = 0, units = 0;
+};
+
+// base: the part's problem with nothing duplicated; first: greedy's duplicated members (used as the first choices).
+template <std::size_t W>
+XlaPartResult<W> search_xla_part(const LocalProblem<W>& base, const Bits<W>& first, std::uint64_t incumbent,
+                                 std::int64_t budget);
+
+}  // namespace fusion::search
