@@ -11,8 +11,9 @@
 // import.meta.url)`: the planner and layout workers, the WebAssembly binary), and dynamic imports only of the
 // way's chunks loaded at once (its `eager` list: the entry chunk boot.js picks — embed or main — with the files
 // Vite preloads along with it (`__vite__mapDeps`), and the planner module's JavaScript half, which
-// wasm/fusion-module.mjs imports dynamically so that a missing module is an error value: the page's is the
-// full module, fusion_core, the element's and the embed's the plan-only one, fusion_plan). Workers started only
+// wasm/fusion-module.mjs imports dynamically so that a missing module is an error value: the plan-only one,
+// fusion_plan, for every way in — the page's planner worker imports the full module, fusion_core, only when a
+// request needs it, web/src/planner/serve-planner.js). Workers started only
 // on use (LAZY and the way's own `lazy`: the ONNX import and share-link workers; the worker of the planner the
 // way does not start) and every other dynamic import (ELK, the JSON editor, the compare view, the full module
 // for the embed's &code, …) are left out; tests/browser/page-budget.test.mjs measures the same totals as a
@@ -25,7 +26,7 @@ import { gzipSync } from 'node:zlib';
 
 const KiB = 1024;
 // The element draws graphs of up to 50 boxes as SVG, without Cytoscape (loaded only for bigger ones), and
-// loads the plan-only WebAssembly module (fusion_plan; the page loads the full fusion_core), so an embed of
+// loads the plan-only WebAssembly module (fusion_plan; so does the page, for its first plan), so an embed of
 // a small graph is that module and about 30 KiB of JavaScript (bench/RESULTS.md, "Page and embed sizes").
 // ?embed has its own entry (embed/embed.js) with the same SVG drawing and plan-only module, and the page's
 // HTML and style sheet: about 272 KiB, within issue 19's 300 KiB since the plan-only module left out the
@@ -49,7 +50,7 @@ export const BUDGETS = [
     name: 'page',
     entry: 'index.html',
     budget: 600 * KiB,
-    eager: ['main', 'planner-loader'],
+    eager: ['main', 'plan-loader'],
     lazy: ['plan-only-worker', 'search-worker'], // the plan search's worker starts with the first search
   },
 ];

@@ -5,9 +5,11 @@
 // transfers; the test server sends files as they are). Also: nothing lazy loads early — no ELK for small
 // graphs, no JSON editor, compare view or ONNX importer in an embed, no Cytoscape (the element draws small
 // graphs as SVG) and no link codec in the element before its first drawing — the page's JSON editor does load after
-// its first plan, and a host that serves the WebAssembly with another MIME type still gets a plan. The element
-// and the light ?embed load the plan-only WebAssembly module (fusion_plan) and never the full one; the page the
-// full one (fusion_core) and never the element's. ?embed downloads neither the page's code (main) nor Cytoscape.
+// its first plan, and a host that serves the WebAssembly with another MIME type still gets a plan. The element,
+// the light ?embed and the page load the plan-only WebAssembly module (fusion_plan) for their first plan and never
+// the full one before it (the page's planner worker imports it when a request needs it: a sweep, a kernel's code, a
+// numerics evaluation: page-code.test.mjs, page-dims.test.mjs). ?embed downloads neither the page's code (main)
+// nor Cytoscape.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -184,8 +186,12 @@ test(
     const run = await transferredUntilDrawn(site.url, { width: 1440, height: 900 });
     for (const lazy of LAZY) assert.ok(!run.files.some((f) => f.name === lazy), `${lazy} not before the first plan`);
     assert.ok(
-      run.files.some((f) => f.name === 'fusion_core'),
-      `the page loads the full module: ${table(run.files)}`,
+      run.files.some((f) => f.name === 'fusion_plan'),
+      `the page plans with the plan-only module: ${table(run.files)}`,
+    );
+    assert.ok(
+      !run.files.some((f) => f.name === 'fusion_core'),
+      `the full module is not loaded before the first plan: ${table(run.files)}`,
     );
     console.log(`page: ${kib(run.total)} — ${table(run.files)}`);
     assert.ok(run.total <= budget('page'), `${kib(run.total)} > ${kib(budget('page'))}`);

@@ -271,7 +271,7 @@ const numberRows = (page) =>
       ]),
     );
 
-test('an xla search certifies the fastest plan of XLA\'s fusion space in the panel', { timeout: 90_000 }, async () => {
+test("an xla search certifies the fastest plan of XLA's fusion space in the panel", { timeout: 90_000 }, async () => {
   const text = readFileSync(root('examples/multi-consumer.json'), 'utf8');
   const greedy = fusion.plan(text, { strategy: 'xla' });
   const optimal = fusion.plan(text, { strategy: 'xla', search: 'optimal' });

@@ -96,10 +96,13 @@ test('tvm: the fastest plan FuseOps allows, with a time certificate, verified, a
   assert.equal(cli.stdout, `${text}\n`);
   const refused = fusion.plan(TRAP, { strategy: 'xla-classic', search: 'optimal' });
   assert.equal(refused.error.code, 'invalid_options');
-  assert.match(refused.error.message, /'seed' \(with every rule off\), 'tvm', 'inductor' and 'xla' \(with all three passes\) so far/);
+  assert.match(
+    refused.error.message,
+    /'seed' \(with every rule off\), 'tvm', 'inductor' and 'xla' \(with all three passes\) so far/,
+  );
 });
 
-test('xla: the fastest plan of XLA\'s fusion space, copies included, verified, as the CLI; fewer passes refused', async () => {
+test("xla: the fastest plan of XLA's fusion space, copies included, verified, as the CLI; fewer passes refused", async () => {
   const fusion = await loadFusion();
   const graph = readFileSync(new URL('../../examples/models/bert-layer.json', import.meta.url), 'utf8');
   const options = { strategy: 'xla', search: 'optimal' };

@@ -21,6 +21,7 @@ class XlaSearch {
   }
 
   XlaPartResult<W> run() {
+    search_greedy_duplication();
     std::size_t depth = 0;
     bool descend = true;
     while (true) {
@@ -39,7 +40,7 @@ class XlaSearch {
         duplicated_[depth] ^= 1;
         open_[depth] = 0;
       } else {
-        duplicated_[depth] = first_.test(candidates_[depth]) ? 1 : 0;  // greedy's choice first
+        duplicated_[depth] = duplicate_first(depth) ? 1 : 0;
         open_[depth] = 1;
       }
       ++depth;
@@ -59,6 +60,29 @@ class XlaSearch {
     return set;
   }
 
+  // Phase 1: a quarter of the budget on greedy's duplication alone, for a good incumbent early (phase 2, the
+  // depth-first search, covers this D again, so its bound is not needed).
+  void search_greedy_duplication() {
+    if (first_.minus(base_.duplicable).any()) return;
+    LocalProblem<W> p = with_duplicated(base_, first_);
+    PartResult<W> leaf = search_part(p, result_.best, budget_ / 4);
+    result_.nodes += leaf.nodes;
+    result_.units += leaf.units;
+    if (!leaf.better) return;
+    result_.best = leaf.best_bytes;
+    result_.better = std::move(leaf.better);
+    result_.problem = std::move(p);
+  }
+
+  // Which child of the node at `depth` (just entered, its bound in bound_) to visit first: the one with the lower
+  // bound, greedy's choice on a tie.
+  bool duplicate_first(std::size_t depth) const {
+    Bits<W> set = decided(depth);
+    set.set(candidates_[depth]);
+    const std::uint64_t duplicated = merged_bound(with_duplicated(base_, set));
+    return duplicated < bound_ || (duplicated == bound_ && first_.test(candidates_[depth]));
+  }
+
   static std::uint64_t merged_bound(const LocalProblem<W>& p) {
     return bound_score(p, partition_of(p, [](std::size_t) { return true; }), p.apart_readers);
   }
@@ -67,17 +91,18 @@ class XlaSearch {
   // the budget ended inside a leaf's search (to that search's bound).
   bool enter(std::size_t depth, std::optional<std::uint64_t>& running) {
     LocalProblem<W> p = with_duplicated(base_, decided(depth));
-    if (merged_bound(p) >= result_.best) return false;
+    bound_ = merged_bound(p);
+    if (bound_ >= result_.best) return false;
     if (depth < candidates_.size()) return true;
     PartResult<W> leaf = search_part(p, result_.best, budget_ - result_.units);
     result_.nodes += leaf.nodes;
     result_.units += leaf.units;
+    if (!leaf.complete) running = leaf.lower_bound;
     if (leaf.better) {
       result_.best = leaf.best_bytes;
       result_.better = std::move(leaf.better);
       result_.problem = std::move(p);
     }
-    if (!leaf.complete) running = leaf.lower_bound;
     return false;
   }
 
@@ -100,6 +125,7 @@ class XlaSearch {
   std::int64_t budget_, cost_;
   std::vector<std::size_t> candidates_;
   std::vector<std::uint8_t> duplicated_, open_;  // per depth: the choice taken; whether the other is still open
+  std::uint64_t bound_ = 0;                      // the bound of the node entered last
   XlaPartResult<W> result_;
 };
 

@@ -1,8 +1,9 @@
 // search/xla_part.h — exact search of one part under xla: which members are duplicated, then the partition.
 //
-// A plan of the part is a set D of duplicated members and a partition of the rest (xla_duplication.h). The search
-// is depth-first over the duplicable members in local order, each decided "duplicated" or "kept", greedy's choice
-// first (so the first leaf is greedy's D); at a leaf, branch and bound over the partition (branch_and_bound.h) under
+// A plan of the part is a set D of duplicated members and a partition of the rest (xla_duplication.h). First a
+// quarter of the budget goes to the partitions under greedy's D alone (an early incumbent); then the search
+// is depth-first over the duplicable members in local order, each decided "duplicated" or "kept", the child with
+// the lower bound first (greedy's choice on a tie); at a leaf, branch and bound over the partition (branch_and_bound.h) under
 // that D, with the best time so far as incumbent.
 // Bound of a node (some members decided): the bound_score (partition.h) of the problem with the members decided
 // "duplicated" duplicated and every undecided one kept, all its pairs merged. Admissible: take any plan below the node
