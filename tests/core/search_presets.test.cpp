@@ -17,6 +17,7 @@
 #include "random_graphs.h"
 #include "test_graphs.h"
 #include "test_scale.h"
+#include "timed_search_helpers.h"
 #include "tvm_partition_enumerator.h"
 
 using namespace fusion;
@@ -28,21 +29,6 @@ PlannerOptions tvm_search(std::int64_t budget = kDefaultSearchNodes) {
   PlannerOptions options = *read_options_json(R"({"strategy": "tvm"})");
   options.search = {SearchMode::optimal, budget, false};
   return options;
-}
-
-double greedy_time(const FusionGraph& g, PlannerOptions options) {
-  options.search = {};
-  return plan_checked(g, FusionPlanner(options)).time_fused_us;
-}
-
-// The search's rounding and tolerance: at most 2 ps per op (fusion/search.h).
-double rounding_us(const FusionGraph& g) { return 2e-6 * static_cast<double>(g.size() + 1); }
-
-FusionGraph gallery(const char* name) {
-  std::ifstream in(std::string(FUSION_SOURCE_DIR) + "/examples/models/" + name + ".json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return *read_graph_json(text.str());
 }
 
 // A graph as graph JSON (ops named o0, o1, ...), to show a failing case so it can be replayed.
@@ -147,22 +133,7 @@ TEST_CASE("tvm: 3,000 random graphs: optimal plans equal the brute-force fastest
 }
 
 TEST_CASE("tvm: larger random graphs verify, never lose to FuseOps, and explain every difference") {
-  std::mt19937_64 rng(7);
-  int improved = 0;
-  for (int i = 0; i < scaled(40); ++i) {
-    CAPTURE(i);
-    const FusionGraph g = random_strategy_graph(rng, 60 + static_cast<int>(rng() % 140));
-    const PlannerOptions options = tvm_search(20'000);
-    const FusionPlan plan = plan_checked(g, FusionPlanner(options));
-    CHECK(plan.time_fused_us <= plan.search.greedy_time_fused_us * (1 + 1e-12));
-    CHECK(plan.search.lower_bound_us <= plan.time_fused_us * (1 + 1e-12));
-    if (plan.search.differences_total == 0) continue;
-    ++improved;
-    for (const SearchDifference& d : plan.search.differences) {
-      CHECK(d.why.find(name_of(g, d.producer) + " → " + name_of(g, d.consumer)) != std::string::npos);
-      CHECK(d.why.find(d.greedy_fused ? "FuseOps fused" : "FuseOps left") == 0);
-    }
-  }
+  const int improved = check_larger_random_graphs(7, scaled(40), tvm_search(20'000), "FuseOps");
   MESSAGE(improved << " of " << scaled(40) << " graphs improved on FuseOps");
   CHECK(improved > 0);
 }

@@ -2,13 +2,11 @@
 // of XLA's fusion space, duplication (priority fusion's copies) included, checked against a brute-force enumerator
 // (xla_partition_enumerator.h) on thousands of random graphs; never slower than XLA's greedy passes; larger graphs
 // verify and explain every difference in XLA's terms; the gallery is solved; search needs all three passes.
-#include <fstream>
-#include <sstream>
-
 #include "fusion/json_io.h"
 #include "random_graphs.h"
 #include "test_graphs.h"
 #include "test_scale.h"
+#include "timed_search_helpers.h"
 #include "xla_partition_enumerator.h"
 
 using namespace fusion;
@@ -22,24 +20,9 @@ PlannerOptions xla_search(std::int64_t budget = kDefaultSearchNodes) {
   return options;
 }
 
-double greedy_time(const FusionGraph& g, PlannerOptions options) {
-  options.search = {};
-  return plan_checked(g, FusionPlanner(options)).time_fused_us;
-}
-
 FusionPlan greedy_plan(const FusionGraph& g, PlannerOptions options) {
   options.search = {};
   return plan_checked(g, FusionPlanner(options));
-}
-
-// The search's rounding and tolerance: at most 2 ps per op (fusion/search.h).
-double rounding_us(const FusionGraph& g) { return 2e-6 * static_cast<double>(g.size() + 1); }
-
-FusionGraph gallery(const char* name) {
-  std::ifstream in(std::string(FUSION_SOURCE_DIR) + "/examples/models/" + name + ".json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return *read_graph_json(text.str());
 }
 
 }  // namespace
@@ -80,22 +63,7 @@ TEST_CASE("xla: 3,000 random graphs: optimal plans are at most the brute-force f
 }
 
 TEST_CASE("xla: larger random graphs verify, never lose to XLA's passes, and explain every difference") {
-  std::mt19937_64 rng(11);
-  int improved = 0;
-  for (int i = 0; i < scaled(40); ++i) {
-    CAPTURE(i);
-    const FusionGraph g = random_strategy_graph(rng, 60 + static_cast<int>(rng() % 140));
-    const PlannerOptions options = xla_search(20'000);
-    const FusionPlan plan = plan_checked(g, FusionPlanner(options));
-    CHECK(plan.time_fused_us <= plan.search.greedy_time_fused_us * (1 + 1e-12));
-    CHECK(plan.search.lower_bound_us <= plan.time_fused_us * (1 + 1e-12));
-    if (plan.search.differences_total == 0) continue;
-    ++improved;
-    for (const SearchDifference& d : plan.search.differences) {
-      CHECK(d.why.find(name_of(g, d.producer) + " → " + name_of(g, d.consumer)) != std::string::npos);
-      CHECK(d.why.find(d.greedy_fused ? "XLA's passes fused" : "XLA's passes left") == 0);
-    }
-  }
+  const int improved = check_larger_random_graphs(11, scaled(40), xla_search(20'000), "XLA's passes");
   MESSAGE(improved << " of " << scaled(40) << " graphs improved on XLA's passes");
   CHECK(improved > 0);
 }

@@ -94,19 +94,26 @@ bool must_split(const LocalProblem<W>& p, const Bits<W>& members, const std::vec
   return split;
 }
 
-// The most members of s in one chain, each reaching the next through an outside op (after[]): each needs a group
-// of its own. Members ascend in a topological order, so one pass.
-template <std::size_t W>
-std::int64_t longest_outside_chain(const LocalProblem<W>& p, const Bits<W>& s) {
+// The most members of s in one chain, each followed by one of next(member) & s. Members ascend in a topological
+// order (and next() only points later), so one pass.
+template <std::size_t W, typename Next>
+std::int64_t longest_chain(const Bits<W>& s, Next&& next) {
   std::array<std::int64_t, 64 * W> before;  // per member of s: the longest chain ending just before it
   s.each([&](std::size_t i) { before[i] = 0; });  // (only s's entries are read: no clearing of the whole array)
   std::int64_t longest = 0;
   s.each([&](std::size_t i) {
     const std::int64_t here = before[i] + 1;
     longest = std::max(longest, here);
-    (p.after[i] & s).each([&](std::size_t j) { before[j] = std::max(before[j], here); });
+    (next(i) & s).each([&](std::size_t j) { before[j] = std::max(before[j], here); });
   });
   return longest;
+}
+
+// The most members of s in one chain, each reaching the next through an outside op (after[]): each needs a group
+// of its own.
+template <std::size_t W>
+std::int64_t longest_outside_chain(const LocalProblem<W>& p, const Bits<W>& s) {
+  return longest_chain(s, [&](std::size_t i) -> const Bits<W>& { return p.after[i]; });
 }
 
 // Inductor: groups needed for the ranges alone: one per reduction range, plus one per numel of a non-reduction
@@ -247,16 +254,7 @@ GroupWork<W> xla_group_work(const LocalProblem<W>& p, const Partition<W>& partit
 // xla: the most reductions of s in one chain, each reaching the next (no kernel holds two of them).
 template <std::size_t W>
 std::int64_t longest_reduction_chain(const LocalProblem<W>& p, const Bits<W>& s) {
-  const Bits<W> reductions = s & p.reductions;
-  std::array<std::int64_t, 64 * W> before;
-  reductions.each([&](std::size_t i) { before[i] = 0; });
-  std::int64_t longest = 0;
-  reductions.each([&](std::size_t i) {
-    const std::int64_t here = before[i] + 1;
-    longest = std::max(longest, here);
-    (p.reach[i] & reductions).each([&](std::size_t j) { before[j] = std::max(before[j], here); });
-  });
-  return longest;
+  return longest_chain(s & p.reductions, [&](std::size_t i) -> const Bits<W>& { return p.reach[i]; });
 }
 
 // xla: does a reduction of s reach a member of s that may not be its epilogue (not elementwise of its output
