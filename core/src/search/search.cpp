@@ -300,7 +300,7 @@ std::vector<std::int64_t> positions(const std::vector<OpId>& order) {
 }
 
 // Rule texts for the groups of improved parts (timed spaces): greedy's texts of those parts' groups go, and each
-// multi-op group the search formed says so.
+// multi-op group the search formed says so (its ops counted with its copies).
 void replace_rules(const Search& s, detail::Grouping& grouping) {
   const std::string what = s.space.kind == SpaceKind::tvm ? "ops, the fastest grouping FuseOps' invariants allow"
                            : s.space.kind == SpaceKind::xla ? "ops, the fastest grouping XLA's fusion passes allow"
@@ -313,6 +313,8 @@ void replace_rules(const Search& s, detail::Grouping& grouping) {
   std::vector<std::int32_t> size(s.g.size(), 0);
   for (std::size_t x = 0; x < s.g.size(); ++x)
     if (improved[x] && grouping.representative[x] >= 0) ++size[grouping.representative[x]];
+  for (const auto& [op, rep] : grouping.copies)  // xla: an improved group's copies count as its ops
+    if (improved[op]) ++size[rep];
   for (std::size_t rep = 0; rep < s.g.size(); ++rep)
     if (size[rep] > 1)
       grouping.rules.emplace_back(static_cast<OpId>(rep), "plan search: " + std::to_string(size[rep]) + " " + what);
