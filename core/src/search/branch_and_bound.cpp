@@ -17,7 +17,7 @@ class Search {
  public:
   Search(const LocalProblem<W>& p, std::uint64_t incumbent, std::int64_t budget)
       : p_(p), decision_(p.edges.size(), undecided), options_(p.edges.size(), 0), budget_(budget),
-        cost_(node_cost(p.ops.size(), W)) {
+        cost_(node_cost_of(p)) {
     result_.best_bytes = incumbent;
   }
 

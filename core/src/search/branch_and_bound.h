@@ -10,7 +10,7 @@
 // apart pairs as the separated readers; every leaf below a node refines that partition and separates those pairs,
 // so none beats it (admissible). A node whose bound is not below the incumbent is pruned. Each
 // partition is visited at most once, so there are no equivalent states to memoise.
-// The first incumbent is the caller's (greedy's bytes for the part). Each node costs node_cost(k, W) units of
+// The first incumbent is the caller's (greedy's bytes for the part). Each node costs node_cost_of(problem) units of
 // the budget (a node's work grows with the part's size and width), and the search stops before a node the
 // budget cannot pay for;
 // then lower_bound is the least of the incumbent, the open node's bound and the bounds of the alternatives
@@ -40,6 +40,14 @@ struct PartResult {
 // budget bounds the work (1 for parts of up to 128 ops at one word; 125 for 1,000 ops at 16 words).
 constexpr std::int64_t node_cost(std::size_t ops, std::size_t W) {
   return std::max<std::int64_t>(1, static_cast<std::int64_t>(ops * W / 128));
+}
+
+// What a node of this problem costs: node_cost, twice that under xla (its parts carry about twice the candidate
+// pairs per op, the sibling and horizontal pairs, and a node's work grows with them: WASM ran an xla search at about
+// 60 % of a tvm search's units per ms before this charge).
+template <std::size_t W>
+std::int64_t node_cost_of(const LocalProblem<W>& p) {
+  return node_cost(p.ops.size(), W) * (p.kind == SpaceKind::xla ? 2 : 1);
 }
 
 template <std::size_t W>

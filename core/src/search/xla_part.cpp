@@ -13,7 +13,7 @@ template <std::size_t W>
 class XlaSearch {
  public:
   XlaSearch(const LocalProblem<W>& base, const Bits<W>& first, std::uint64_t incumbent, std::int64_t budget)
-      : base_(base), first_(first), budget_(budget), cost_(node_cost(base.ops.size(), W)) {
+      : base_(base), first_(first), budget_(budget), cost_(node_cost_of(base)) {
     base.duplicable.each([&](std::size_t i) { candidates_.push_back(i); });
     duplicated_.assign(candidates_.size(), 0);
     open_.assign(candidates_.size(), 0);
