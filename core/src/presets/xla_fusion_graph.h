@@ -59,29 +59,32 @@ class XlaFusionGraph {
     const OpId* begin(OpId x) const { return ids.data() + offsets[x]; }
     const OpId* end(OpId x) const { return ids.data() + ends[x]; }
   };
-  struct Group {
-    Role role = Role::own_kernel;
+  // Per node, and per representative for the group it names (merge() updates the group fields of the one that
+  // stays; dtype_bytes and output stay the node's own). One cache line, so the candidate scans load one each.
+  struct alignas(64) Group {
     std::uint64_t space = 0;          // iteration space (elements)
     std::uint64_t reduced = 0;        // the reduction's output elements (reduction groups)
-    Shape transpose_in, transpose_out;  // the first transpose's shapes (a tiled-transpose hero), if any
-    bool transpose = false;
     std::int64_t members = 0;         // original ops, copies counted per fusion
+    std::int64_t dtype_bytes = 0;     // the node's element size
+    std::int32_t transpose = -1;      // the first transpose's shapes (a tiled-transpose hero), numbered; -1: none
     std::int32_t siblings = 0, producer_outputs = 0, horizontal = 0;
     std::int32_t region = 0;          // its region, numbered (groups merge within one region only)
+    Role role = Role::own_kernel;
+    bool output = false;              // the node is a graph output
   };
 
-  // What same_space compares of a group: its iteration space, its reduction's output size, the group whose
-  // transpose shapes count (-1: none), and whether it holds a reduction.
+  // What same_space compares of a group: its iteration space, its reduction's output size, its transpose shapes
+  // (numbered; -1: none), and whether it holds a reduction.
   struct SpaceKey {
     std::uint64_t space = 0, reduced = 0;
-    OpId transpose_of = -1;
+    std::int32_t transpose = -1;
     bool reduction = false;
   };
 
   OpId find(OpId node) { return groups_.find(node); }
   bool fusible(OpId group) const { return info_[group].role == Role::loop || info_[group].role == Role::reduction; }
   SpaceKey space_key(OpId group) const;
-  bool same_space(const SpaceKey& a, const SpaceKey& b) const;
+  static bool same_space(const SpaceKey& a, const SpaceKey& b);
   bool connected(OpId a, OpId b);                  // an edge between the two groups
   bool over_budget_unconnected(OpId a, OpId b) const;  // surely over max_group_operands if merged, no edge between
   bool shares_operand(OpId a, OpId b);             // some node read by both groups
@@ -112,6 +115,7 @@ class XlaFusionGraph {
   detail::GroupStats stats_;
   std::vector<Group> info_;                   // per representative
   std::vector<OpId> scratch_;                 // the one candidate list a pass step works on (no allocation per node)
+  std::vector<OpId> batch_;                   // horizontal: the candidates of one kind of batch, sorted
   std::vector<SpaceKey> sibling_keys_;        // fuse_siblings' keys of scratch_
 };
 
