@@ -26,12 +26,11 @@ FusionGraph build(const PresetInput& in, const PriorityFusionResult& p, std::vec
   std::vector<FusionOp> ops;
   ops.reserve(in.graph.size());
   for (OpId x : in.order) {
-    const FusionOp& from = in.graph.op(x);
-    const bool source = from.is_source();
+    const bool source = p.facts[x].source;
     if (!source && fusion_at[x] == kNone) continue;
     FusionOp op;  // what the passes read of a node: kind, inputs, dtype_bytes, output (no shape, region or names)
-    op.kind = from.kind;
-    op.dtype_bytes = from.dtype_bytes;
+    op.kind = p.facts[x].kind;
+    op.dtype_bytes = in.graph.op(x).dtype_bytes;
     op.output = !source && p.facts[x].output;
     if (!source) {
       const std::span<const OpId> inputs = p.fusion(fusion_at[x]).inputs;
@@ -154,10 +153,8 @@ bool XlaFusionGraph::connected(OpId a, OpId b) {
 
 // With no edge between them, every output of either group stays one and their inputs only overlap: the merged
 // group has at least the larger input count plus both output counts as operands.
-bool XlaFusionGraph::over_budget_unconnected(OpId a, OpId b) const {
+bool XlaFusionGraph::over_budget_unconnected(const detail::GroupCounts& x, const detail::GroupCounts& y) const {
   const std::int64_t limit = in_.options.rules.max_group_operands;
-  const detail::GroupCounts& x = stats_.counts(a);
-  const detail::GroupCounts& y = stats_.counts(b);
   return limit > 0 && std::max(x.inputs, y.inputs) + x.outputs + y.outputs > limit;
 }
 
@@ -214,27 +211,35 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
 }
 
 void XlaFusionGraph::fuse_siblings(OpId parent) {
+  if (consumers_.count(parent) < 2) return;  // no pair
   std::vector<OpId>& siblings = scratch_;
   siblings.clear();
   for (auto it = consumers_.begin(parent); it != consumers_.end(parent) && siblings.size() < kMaxSiblings; ++it) {
     const OpId group = find(*it);
     if (fusible(group) && std::find(siblings.begin(), siblings.end(), group) == siblings.end()) siblings.push_back(group);
   }
+  if (siblings.size() < 2) return;
   stable_sort_short(siblings, [&](OpId l, OpId r) {
     return (info_[l].role == Role::reduction) > (info_[r].role == Role::reduction);
   });
-  // Each sibling's group and space, read once and again after each merge (most pairs differ in space).
+  // Each sibling's group, space and operand counts, read once and again after each merge (most pairs differ in
+  // space).
   std::vector<SpaceKey>& keys = sibling_keys_;
+  std::vector<detail::GroupCounts>& counts = sibling_counts_;
   const auto refresh = [&] {
     keys.clear();
-    for (OpId& group : siblings) keys.push_back(space_key(group = find(group)));
+    counts.clear();
+    for (OpId& group : siblings) {
+      keys.push_back(space_key(group = find(group)));
+      counts.push_back(stats_.counts(group));
+    }
   };
   refresh();
   for (std::size_t i = 0; i < siblings.size(); ++i)
     for (std::size_t j = i + 1; j < siblings.size(); ++j) {
       const OpId a = siblings[i], b = siblings[j];
       // The budget needs no edge check first: a connected pair is skipped anyway.
-      if (a == b || !same_space(keys[i], keys[j]) || over_budget_unconnected(a, b) || cycle_proved(a, b) ||
+      if (a == b || !same_space(keys[i], keys[j]) || over_budget_unconnected(counts[i], counts[j]) || cycle_proved(a, b) ||
           connected(a, b))
         continue;
       if (const auto merged = merge(a, b)) {
@@ -293,7 +298,7 @@ void XlaFusionGraph::fuse_spans(std::vector<OpId>& candidates, std::int32_t most
   for (OpId candidate : candidates) {
     const OpId b = find(candidate);
     const OpId a = open >= 0 ? find(open) : -1;
-    if (a >= 0 && a != b && size < most && fits(a, b) && !over_budget_unconnected(a, b) && !cycle_proved(a, b) &&
+    if (a >= 0 && a != b && size < most && fits(a, b) && !over_budget_unconnected(stats_.counts(a), stats_.counts(b)) && !cycle_proved(a, b) &&
         !connected(a, b))
       if (const auto merged = merge(a, b)) {
         ++info_[*merged].horizontal;
@@ -425,7 +430,7 @@ void XlaFusionGraph::edge_reasons(const Holders& holders, const std::vector<OpId
     const OpId group = out.representative[v] >= 0 ? out.representative[v] : *holders.begin(consumer);
     for (auto k = in_.producers.offsets[v]; k < in_.producers.offsets[v + 1]; ++k) {
       const OpId u = in_.producers.ids[static_cast<std::size_t>(k)];
-      if (std::binary_search(holders.begin(u), holders.end(u), group)) continue;
+      if (out.representative[u] == group || std::binary_search(holders.begin(u), holders.end(u), group)) continue;
       EdgeReason& reason = out.reasons[static_cast<std::size_t>(k)];
       const EdgeReason refused = priority_.refusal[u];
       if (g.op(u).is_source()) reason = EdgeReason::source;

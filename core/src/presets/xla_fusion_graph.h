@@ -86,7 +86,8 @@ class XlaFusionGraph {
   SpaceKey space_key(OpId group) const;
   static bool same_space(const SpaceKey& a, const SpaceKey& b);
   bool connected(OpId a, OpId b);                  // an edge between the two groups
-  bool over_budget_unconnected(OpId a, OpId b) const;  // surely over max_group_operands if merged, no edge between
+  // Groups with these counts: surely over max_group_operands if merged, no edge between them.
+  bool over_budget_unconnected(const detail::GroupCounts& a, const detail::GroupCounts& b) const;
   bool shares_operand(OpId a, OpId b);             // some node read by both groups
   bool cycle_proved(OpId a, OpId b);               // the landmark proof merge() asks for, in either order
   // Cycle proof, budget, exact cycle check; the merged group. Callers merging groups with no edge between them
@@ -117,6 +118,7 @@ class XlaFusionGraph {
   std::vector<OpId> scratch_;                 // the one candidate list a pass step works on (no allocation per node)
   std::vector<OpId> batch_;                   // horizontal: the candidates of one kind of batch, sorted
   std::vector<SpaceKey> sibling_keys_;        // fuse_siblings' keys of scratch_
+  std::vector<detail::GroupCounts> sibling_counts_;  // ... and their groups' counts
 };
 
 }  // namespace fusion::presets
