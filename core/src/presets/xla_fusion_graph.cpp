@@ -284,6 +284,7 @@ void XlaFusionGraph::loop_operands(std::span<const OpId> nodes, std::int64_t max
                                    std::vector<OpId>& out) {
   out.clear();
   for (OpId node : nodes) {
+    if (fusion_of_[node] == kNone) continue;  // a source: never a loop group (and never merged)
     const OpId group = find(node);
     const Group& g = info_[group];
     if (g.role != Role::loop || g.members > max_members || g.space > max_elements) continue;
