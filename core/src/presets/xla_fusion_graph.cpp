@@ -85,6 +85,7 @@ XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult prior
     else if (facts[x].role == XlaRole::reduction) special[x] = reduction;
   }
   std::map<std::pair<Shape, Shape>, std::int32_t> transposes;  // numbers the transpose shapes
+  fusible_node_.assign(graph_.size(), 0);
   for (std::size_t k = 0; k < graph_.size(); ++k) {
     members_[k].push_back(static_cast<OpId>(k));
     Group& group = info_[k];
@@ -114,6 +115,7 @@ XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult prior
       group.reduced = facts[x].elements;
       group.space = contiguous_reduction(in.graph, x) ? facts[op.inputs.front()].elements : facts[x].elements;
     }
+    fusible_node_[k] = fusible(static_cast<OpId>(k));
   }
 }
 
@@ -174,7 +176,7 @@ bool XlaFusionGraph::cycle_proved(OpId a, OpId b) {
   return reach_.proves_path(a, b, groups_);
 }
 
-std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
+std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b, bool proof_tried) {
   a = find(a);
   b = find(b);
   if (a == b || !fusible(a) || !fusible(b)) return std::nullopt;
@@ -187,7 +189,7 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
   // the smaller group), then the walk; the last preview is the one commit() applies. The union has at most the
   // operands of both groups (merging only turns inputs and outputs inside): when they fit, the scan waits until
   // the walk has said yes (the walk refuses far more merges than the budget).
-  if (reach_.proves_path(a, b, groups_)) return std::nullopt;  // a cycle: the walk would refuse it too
+  if (!proof_tried && reach_.proves_path(a, b, groups_)) return std::nullopt;  // a cycle: the walk would refuse it too
   const bool fits = limit <= 0 || stats_.counts(a).operands() + stats_.counts(b).operands() <= limit;
   if (!fits && stats_.preview(first, second, finder).operands() > limit) return std::nullopt;
   if (!groups_.acyclic(a, b, kCycleStepBudget)) return std::nullopt;
@@ -220,8 +222,9 @@ void XlaFusionGraph::fuse_siblings(OpId parent) {
   std::vector<OpId>& siblings = scratch_;
   siblings.clear();
   for (auto it = consumers_.begin(parent); it != consumers_.end(parent) && siblings.size() < kMaxSiblings; ++it) {
+    if (!fusible_node_[*it]) continue;
     const OpId group = find(*it);
-    if (fusible(group) && std::find(siblings.begin(), siblings.end(), group) == siblings.end()) siblings.push_back(group);
+    if (std::find(siblings.begin(), siblings.end(), group) == siblings.end()) siblings.push_back(group);
   }
   if (siblings.size() < 2) return;
   stable_sort_short(siblings, [&](OpId l, OpId r) {
@@ -247,7 +250,7 @@ void XlaFusionGraph::fuse_siblings(OpId parent) {
       if (a == b || !same_space(keys[i], keys[j]) || over_budget_unconnected(counts[i], counts[j]) || cycle_proved(a, b) ||
           connected(a, b))
         continue;
-      if (const auto merged = merge(a, b)) {
+      if (const auto merged = merge(a, b, true)) {
         ++info_[*merged].siblings;
         refresh();
       }
@@ -306,7 +309,7 @@ void XlaFusionGraph::fuse_spans(std::vector<OpId>& candidates, std::int32_t most
     const OpId a = open >= 0 ? find(open) : -1;
     if (a >= 0 && a != b && size < most && fits(a, b) && !over_budget_unconnected(stats_.counts(a), stats_.counts(b)) && !cycle_proved(a, b) &&
         !connected(a, b))
-      if (const auto merged = merge(a, b)) {
+      if (const auto merged = merge(a, b, true)) {
         ++info_[*merged].horizontal;
         open = *merged;
         ++size;

@@ -92,7 +92,9 @@ class XlaFusionGraph {
   bool cycle_proved(OpId a, OpId b);               // the landmark proof merge() asks for, in either order
   // Cycle proof, budget, exact cycle check; the merged group. Callers merging groups with no edge between them
   // (siblings, horizontal) check over_budget_unconnected and cycle_proved first, before the dearer edge check.
-  std::optional<OpId> merge(OpId a, OpId b);
+  // `proof_tried`: the caller found no cycle_proved(a, b) with these groups just before (the proof is not tried
+  // again).
+  std::optional<OpId> merge(OpId a, OpId b, bool proof_tried = false);
   void edge_reasons(const Holders& holders, const std::vector<OpId>& first_fusion, detail::Grouping& out) const;
   void fuse_siblings(OpId parent);
   void fuse_into_consumer(OpId producer);
@@ -115,6 +117,7 @@ class XlaFusionGraph {
   std::vector<std::vector<OpId>> members_;    // per representative: its nodes
   detail::GroupStats stats_;
   std::vector<Group> info_;                   // per representative
+  std::vector<std::uint8_t> fusible_node_;    // per node: fusible() of its group (merges join fusible groups only)
   std::vector<OpId> scratch_;                 // the one candidate list a pass step works on (no allocation per node)
   std::vector<OpId> batch_;                   // horizontal: the candidates of one kind of batch, sorted
   std::vector<SpaceKey> sibling_keys_;        // fuse_siblings' keys of scratch_
