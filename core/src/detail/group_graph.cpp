@@ -80,12 +80,14 @@ bool GroupGraph::acyclic(OpId a, OpId c, std::uint64_t step_budget) {
   Walk backward{*this, false, c, a, lo, hi, query_, seen_backward_, seen_forward_, {}, {}};
   forward.expand(a);
   backward.expand(c);
+  found_cycle_ = false;
   for (std::uint64_t steps = 0; !forward.done && !backward.done; ++steps) {
     if (step_budget != 0 && steps == step_budget) return false;
     forward.step();
     backward.step();
   }
-  if (forward.found_cycle || backward.found_cycle) return false;
+  found_cycle_ = forward.found_cycle || backward.found_cycle;
+  if (found_cycle_) return false;
   checked_a_ = a;
   checked_c_ = c;
   checked_forward_ = forward.done;

@@ -65,6 +65,9 @@ class GroupGraph {
   // yes and nothing changed since, the merge it checked.
   bool acyclic(OpId a, OpId c, std::uint64_t step_budget = 0);
   void merge_checked();
+  // After acyclic() said no: did it find a cycle (a path between the two groups through a third), rather than
+  // run out of steps?
+  bool found_cycle() const { return found_cycle_; }
 
   std::int32_t size(OpId group) const { return size_[group]; }
   // Position of a group (by representative) in the maintained topological order of groups.
@@ -86,6 +89,7 @@ class GroupGraph {
   // The last acyclic() that said yes: its groups, which walk ran out, and the groups that walk reached.
   OpId checked_a_ = -1, checked_c_ = -1;
   bool checked_forward_ = false;
+  bool found_cycle_ = false;
   std::vector<OpId> checked_reached_;
   // Outside neighbours of multi-op groups, per representative (stale entries inside the group are
   // skipped by the walks). A single op's neighbours are read from the graph, so lists exist only for

@@ -86,6 +86,7 @@ XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult prior
   }
   std::map<std::pair<Shape, Shape>, std::int32_t> transposes;  // numbers the transpose shapes
   fusible_node_.assign(graph_.size(), 0);
+  epoch_.assign(graph_.size(), 0);
   for (std::size_t k = 0; k < graph_.size(); ++k) {
     members_[k].push_back(static_cast<OpId>(k));
     Group& group = info_[k];
@@ -172,8 +173,19 @@ bool XlaFusionGraph::shares_operand(OpId a, OpId b) {
 
 // Does the landmark index prove that merging the two groups would close a cycle (merge() would refuse them)?
 bool XlaFusionGraph::cycle_proved(OpId a, OpId b) {
+  if (a > b) std::swap(a, b);
+  const auto known = known_cycles_.find(static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b));
+  if (known != known_cycles_.end() &&
+      known->second == (static_cast<std::uint64_t>(epoch_[a]) << 32 | epoch_[b]))
+    return true;
   if (groups_.order_label(a) > groups_.order_label(b)) std::swap(a, b);
   return reach_.proves_path(a, b, groups_);
+}
+
+void XlaFusionGraph::remember_cycle(OpId a, OpId b) {
+  if (a > b) std::swap(a, b);
+  known_cycles_[static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b)] =
+      static_cast<std::uint64_t>(epoch_[a]) << 32 | epoch_[b];
 }
 
 std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b, bool proof_tried) {
@@ -189,10 +201,13 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b, bool proof_tried) {
   // the smaller group), then the walk; the last preview is the one commit() applies. The union has at most the
   // operands of both groups (merging only turns inputs and outputs inside): when they fit, the scan waits until
   // the walk has said yes (the walk refuses far more merges than the budget).
-  if (!proof_tried && reach_.proves_path(a, b, groups_)) return std::nullopt;  // a cycle: the walk would refuse it too
+  if (!proof_tried && cycle_proved(a, b)) return std::nullopt;  // a cycle: the walk would refuse it too
   const bool fits = limit <= 0 || stats_.counts(a).operands() + stats_.counts(b).operands() <= limit;
   if (!fits && stats_.preview(first, second, finder).operands() > limit) return std::nullopt;
-  if (!groups_.acyclic(a, b, kCycleStepBudget)) return std::nullopt;
+  if (!groups_.acyclic(a, b, kCycleStepBudget)) {
+    if (groups_.found_cycle()) remember_cycle(a, b);
+    return std::nullopt;
+  }
   if (fits) stats_.preview(first, second, finder);
   groups_.merge_checked();
   const OpId into = find(a);
@@ -270,6 +285,7 @@ void XlaFusionGraph::fuse_into_consumer(OpId producer) {
     if (!fusible(c) || info_[c].space != info_[p].space) continue;
     if (const auto merged = merge(p, c)) {
       ++info_[*merged].producer_outputs;
+      ++epoch_[*merged];  // merged across an edge: the cycles known of either group may be gone
       return;
     }
   }

@@ -28,6 +28,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "detail/group_graph.h"
@@ -89,7 +90,10 @@ class XlaFusionGraph {
   // Groups with these counts: surely over max_group_operands if merged, no edge between them.
   bool over_budget_unconnected(const detail::GroupCounts& a, const detail::GroupCounts& b) const;
   bool shares_operand(OpId a, OpId b);             // some node read by both groups
-  bool cycle_proved(OpId a, OpId b);               // the landmark proof merge() asks for, in either order
+  // A proof that merging the groups makes a cycle, in either order: a cycle a walk found before between these two
+  // groups (kept while neither has merged across an edge since), or the landmark proof.
+  bool cycle_proved(OpId a, OpId b);
+  void remember_cycle(OpId a, OpId b);
   // Cycle proof, budget, exact cycle check; the merged group. Callers merging groups with no edge between them
   // (siblings, horizontal) check over_budget_unconnected and cycle_proved first, before the dearer edge check.
   // `proof_tried`: the caller found no cycle_proved(a, b) with these groups just before (the proof is not tried
@@ -118,6 +122,12 @@ class XlaFusionGraph {
   detail::GroupStats stats_;
   std::vector<Group> info_;                   // per representative
   std::vector<std::uint8_t> fusible_node_;    // per node: fusible() of its group (merges join fusible groups only)
+  // Cycles the walks found, by pair of groups (smaller representative first), with the two groups' epochs then.
+  // A path through a third group stays one when groups with no path between them merge (a group on the path
+  // and one off it, or two off it, or one of the pair and one off it); a merge across an edge (producer into
+  // consumer) may turn it into an edge, so it starts a new epoch of the merged group.
+  std::unordered_map<std::uint64_t, std::uint64_t> known_cycles_;
+  std::vector<std::uint32_t> epoch_;          // per representative
   std::vector<OpId> scratch_;                 // the one candidate list a pass step works on (no allocation per node)
   std::vector<OpId> batch_;                   // horizontal: the candidates of one kind of batch, sorted
   std::vector<SpaceKey> sibling_keys_;        // fuse_siblings' keys of scratch_
