@@ -19,8 +19,9 @@
 //    to 90 per batch; GetNextSpanOfFusions): each joins the open span when not connected to it by an edge,
 //    within the budget and making no cycle, else opens the next; then the ones of at most 30 members and
 //    128·2048 elements form spans of one element size that share no operand (sliced input fusion, up
-//    to 32). Cycle checks of these merges first look for a proof of a cycle in a landmark index
-//    (landmark_reach.h), then walk, bounded (4096 steps; a longer one is skipped).
+//    to 32). Cycle checks of these merges first look for a proof of a cycle (one a walk found before between
+//    the same two groups, kept until one of them merges across an edge; or the landmark index,
+//    landmark_reach.h), then walk, bounded (4096 steps; a longer one is skipped).
 // Each merge appends what formed the group to its notes. Cost: O((n + m) log n) plus bounded candidate
 // lists per node.
 #pragma once
