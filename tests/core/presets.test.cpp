@@ -383,6 +383,30 @@ TEST_SUITE("xla: priority fusion, multi-output fusion, horizontal loop fusion") 
     CHECK(fused_groups(g, four) == Groups{{"s", "t"}});
     CHECK(edge_decision(g, four, "t", "u") == "limit");
   }
+
+  // 0 means no limit: multi-output and horizontal merges then skip the budget but still keep the counts up to date
+  // (once they applied a scan they had not made, and crashed on the first merge).
+  TEST_CASE("max_group_operands 0 plans as a limit no kernel reaches") {
+    std::mt19937_64 rng(1313);
+    int merged = 0;
+    for (int round = 0; round < 30; ++round) {
+      const FusionGraph g = random_graph(rng, 80);
+      const FusionPlan none = plan_checked(g, with_rule("xla", [](StrategyRules& r) { r.max_group_operands = 0; }));
+      const FusionPlan huge =
+          plan_checked(g, with_rule("xla", [](StrategyRules& r) { r.max_group_operands = std::int64_t{1} << 40; }));
+      REQUIRE(none.groups.size() == huge.groups.size());
+      for (std::size_t k = 0; k < none.groups.size(); ++k) {
+        CHECK(none.groups[k].ops == huge.groups[k].ops);
+        CHECK(none.groups[k].recomputed == huge.groups[k].recomputed);
+        CHECK(none.groups[k].rule == huge.groups[k].rule);
+        merged += none.groups[k].rule.find("multi-output") != std::string::npos ||
+                  none.groups[k].rule.find("horizontal") != std::string::npos;
+      }
+      REQUIRE(none.edges.size() == huge.edges.size());
+      for (std::size_t e = 0; e < none.edges.size(); ++e) CHECK(none.edges[e].reason == huge.edges[e].reason);
+    }
+    CHECK(merged > 0);  // the later passes did merge
+  }
 }
 
 TEST_SUITE("inductor: lowering and the scheduler") {

@@ -69,7 +69,7 @@ struct GroupGraph::Walk {
   }
 };
 
-bool GroupGraph::merge_if_acyclic(OpId a, OpId c, std::uint64_t step_budget) {
+bool GroupGraph::acyclic(OpId a, OpId c, std::uint64_t step_budget) {
   if (++query_ == 0) {  // wrapped around: clear old marks
     std::fill(seen_forward_.begin(), seen_forward_.end(), 0);
     std::fill(seen_backward_.begin(), seen_backward_.end(), 0);
@@ -80,26 +80,35 @@ bool GroupGraph::merge_if_acyclic(OpId a, OpId c, std::uint64_t step_budget) {
   Walk backward{*this, false, c, a, lo, hi, query_, seen_backward_, seen_forward_, {}, {}};
   forward.expand(a);
   backward.expand(c);
+  found_cycle_ = false;
   for (std::uint64_t steps = 0; !forward.done && !backward.done; ++steps) {
     if (step_budget != 0 && steps == step_budget) return false;
     forward.step();
     backward.step();
   }
-  if (forward.found_cycle || backward.found_cycle) return false;
+  found_cycle_ = forward.found_cycle || backward.found_cycle;
+  if (found_cycle_) return false;
+  checked_a_ = a;
+  checked_c_ = c;
+  checked_forward_ = forward.done;
+  checked_reached_.swap(forward.done ? forward.reached : backward.reached);
+  return true;
+}
+
+void GroupGraph::merge_checked() {
+  const OpId a = checked_a_, c = checked_c_;
   // Repair the order with the exhausted side only: what A reaches before C moves to just after C, or
   // what reaches C after A moves to just before A. The merged group keeps C's or A's place.
   auto by_label = [this](OpId x, OpId y) { return order_.label(x) < order_.label(y); };
-  if (forward.done) {
-    std::sort(forward.reached.begin(), forward.reached.end(), by_label);
+  std::sort(checked_reached_.begin(), checked_reached_.end(), by_label);
+  if (checked_forward_) {
     OpId anchor = c;
-    for (OpId x : forward.reached) order_.move_after(x, anchor), anchor = x;
+    for (OpId x : checked_reached_) order_.move_after(x, anchor), anchor = x;
     unite(a, c, c);
   } else {
-    std::sort(backward.reached.begin(), backward.reached.end(), by_label);
-    for (OpId x : backward.reached) order_.move_before(x, a);
+    for (OpId x : checked_reached_) order_.move_before(x, a);
     unite(a, c, a);
   }
-  return true;
 }
 
 void GroupGraph::list_neighbours(OpId x) {

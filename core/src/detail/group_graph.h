@@ -56,7 +56,18 @@ class GroupGraph {
   // Merges groups a and c (representatives, a before c in the order) if that keeps the group graph
   // acyclic; returns false (no change) otherwise. A non-zero step_budget bounds the two walks: when
   // it runs out the merge is refused as if it closed a cycle (safe, but no longer exact).
-  bool merge_if_acyclic(OpId a, OpId c, std::uint64_t step_budget = 0);
+  bool merge_if_acyclic(OpId a, OpId c, std::uint64_t step_budget = 0) {
+    if (!acyclic(a, c, step_budget)) return false;
+    merge_checked();
+    return true;
+  }
+  // merge_if_acyclic in two steps: the check alone (changes nothing but the walks' marks), then, when it said
+  // yes and nothing changed since, the merge it checked.
+  bool acyclic(OpId a, OpId c, std::uint64_t step_budget = 0);
+  void merge_checked();
+  // After acyclic() said no: did it find a cycle (a path between the two groups through a third), rather than
+  // run out of steps?
+  bool found_cycle() const { return found_cycle_; }
 
   std::int32_t size(OpId group) const { return size_[group]; }
   // Position of a group (by representative) in the maintained topological order of groups.
@@ -75,6 +86,11 @@ class GroupGraph {
   std::vector<std::uint32_t> seen_forward_;     // per representative: last query whose forward walk reached it
   std::vector<std::uint32_t> seen_backward_;    // ... and whose backward walk reached it
   std::uint32_t query_ = 0;
+  // The last acyclic() that said yes: its groups, which walk ran out, and the groups that walk reached.
+  OpId checked_a_ = -1, checked_c_ = -1;
+  bool checked_forward_ = false;
+  bool found_cycle_ = false;
+  std::vector<OpId> checked_reached_;
   // Outside neighbours of multi-op groups, per representative (stale entries inside the group are
   // skipped by the walks). A single op's neighbours are read from the graph, so lists exist only for
   // groups that have merged.

@@ -2,8 +2,9 @@
 // at most half full, so no allocation per element and one cache line per lookup in the common case.
 //
 // Erasing shifts the following entries of its probe run back (no tombstones), so lookups stay short after
-// many erasures. Visiting goes over the slots: O(capacity), at most four times the size after growth. The
-// visiting order is unspecified (callers must not depend on it). Expected O(1) per operation.
+// many erasures. Visiting goes over the slots: O(capacity), at most four times the size after growth (a range
+// insert first makes room for the whole range, repeats included). The visiting order is unspecified (callers must
+// not depend on it). Expected O(1) per operation.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +38,16 @@ class OpSet {
 
   template <typename It>
   void insert(It first, It last) {
+    reserve(size_ + static_cast<std::size_t>(last - first));  // one growth, not one per doubling
     for (; first != last; ++first) insert(*first);
+  }
+
+  // Room for `count` ids without growing (the capacity inserting them one by one would end with).
+  void reserve(std::size_t count) {
+    if (2 * count <= slots_.size()) return;
+    std::size_t capacity = slots_.empty() ? 8 : slots_.size();
+    while (2 * count > capacity) capacity *= 2;
+    rehash(capacity);
   }
 
   void erase(OpId x) {
@@ -70,9 +80,10 @@ class OpSet {
   }
   std::size_t next(std::size_t i) const { return (i + 1) & (slots_.size() - 1); }
 
-  void grow() {
+  void grow() { rehash(slots_.empty() ? 8 : 2 * slots_.size()); }
+
+  void rehash(std::size_t capacity) {
     std::vector<OpId> old = std::move(slots_);
-    const std::size_t capacity = old.empty() ? 8 : 2 * old.size();
     slots_.assign(capacity, kEmpty);
     shift_ = 64;
     for (std::size_t c = capacity; c > 1; c >>= 1) --shift_;

@@ -17,8 +17,6 @@ constexpr std::size_t kMaxSiblings = 16;
 // a skipped merge is one XLA might have made, never a cycle).
 constexpr std::uint64_t kCycleStepBudget = 4096;
 
-std::uint64_t elements(const FusionOp& op) { return shape_elements(op.shape).value_or(0); }
-
 // Nodes in topological order: sources and fusion roots, each reading what its fusion reads.
 FusionGraph build(const PresetInput& in, const PriorityFusionResult& p, std::vector<OpId>& root,
                   std::vector<std::size_t>& fusion_of) {
@@ -28,14 +26,12 @@ FusionGraph build(const PresetInput& in, const PriorityFusionResult& p, std::vec
   std::vector<FusionOp> ops;
   ops.reserve(in.graph.size());
   for (OpId x : in.order) {
-    const FusionOp& from = in.graph.op(x);
-    const bool source = from.is_source();
+    const bool source = p.facts[x].source;
     if (!source && fusion_at[x] == kNone) continue;
-    FusionOp op;  // what the passes read of a node: kind, inputs, dtype_bytes, output, region (no shape or names)
-    op.kind = from.kind;
-    op.dtype_bytes = from.dtype_bytes;
-    op.region = from.region;
-    op.output = !source && is_graph_output(in, x);
+    FusionOp op;  // what the passes read of a node: kind, inputs, dtype_bytes, output (no shape, region or names)
+    op.kind = p.facts[x].kind;
+    op.dtype_bytes = in.graph.op(x).dtype_bytes;
+    op.output = !source && p.facts[x].output;
     if (!source) {
       const std::span<const OpId> inputs = p.fusion(fusion_at[x]).inputs;
       op.inputs.reserve(inputs.size());
@@ -79,59 +75,60 @@ XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult prior
       order_(identity(graph_.size())), groups_(graph_, consumers_, order_), reach_(graph_, consumers_),
       members_(graph_.size()),
       stats_(graph_, producers_, consumers_, members_), info_(graph_.size()) {
-  // Per op, in one pass over the graph: a transpose or a reduction (the member loop below then reads no op
-  // but those; priority fusion's copies make about four member slots per op).
+  // Per op, in one pass over priority fusion's facts: a transpose or a reduction (the member loop below then reads
+  // no op but those; priority fusion's copies make several member slots per op).
+  const std::vector<XlaOpFacts>& facts = priority_.facts;
   enum : std::uint8_t { plain, transpose, reduction };
   std::vector<std::uint8_t> special(in.graph.size(), plain);
   for (std::size_t x = 0; x < in.graph.size(); ++x) {
-    const auto id = static_cast<OpId>(x);
-    if (in.graph.op(id).kind == OpKind::transpose) special[x] = transpose;
-    else if (xla_role(in.graph, id) == XlaRole::reduction) special[x] = reduction;
+    if (facts[x].kind == OpKind::transpose) special[x] = transpose;
+    else if (facts[x].role == XlaRole::reduction) special[x] = reduction;
   }
-  std::map<std::string, std::int32_t, std::less<>> regions;
+  std::map<std::pair<Shape, Shape>, std::int32_t> transposes;  // numbers the transpose shapes
+  fusible_node_.assign(graph_.size(), 0);
+  epoch_.assign(graph_.size(), 0);
   for (std::size_t k = 0; k < graph_.size(); ++k) {
     members_[k].push_back(static_cast<OpId>(k));
     Group& group = info_[k];
-    const std::string& region = graph_.op(static_cast<OpId>(k)).region;
-    group.region = regions.emplace(region, static_cast<std::int32_t>(regions.size())).first->second;
+    const FusionOp& node = graph_.op(static_cast<OpId>(k));
+    const XlaOpFacts& root = facts[root_[k]];
+    group.region = root.region;
+    group.dtype_bytes = node.dtype_bytes;
+    group.output = node.output;
     if (fusion_of_[k] == kNone) {
       group.role = Role::source;
       continue;
     }
     const XlaFusion f = priority_.fusion(fusion_of_[k]);
     group.members = static_cast<std::int64_t>(f.members.size());
-    group.space = elements(in.graph.op(f.root));
-    const bool lone_bitcast = f.members.size() == 1 && in.graph.op(f.root).kind == OpKind::reshape;
-    group.role = xla_role(in.graph, f.root) != XlaRole::loop || lone_bitcast ? Role::own_kernel : Role::loop;
+    group.space = root.elements;
+    const bool lone_bitcast = f.members.size() == 1 && root.kind == OpKind::reshape;
+    group.role = root.role != XlaRole::loop || lone_bitcast ? Role::own_kernel : Role::loop;
     for (OpId x : f.members) {
       if (special[x] == plain) continue;
       const FusionOp& op = in.graph.op(x);
-      if (special[x] == transpose && !group.transpose) {
-        group.transpose = true;
-        group.transpose_in = in.graph.op(op.inputs.front()).shape;
-        group.transpose_out = op.shape;
+      if (special[x] == transpose && group.transpose < 0) {
+        const auto shapes = std::pair(in.graph.op(op.inputs.front()).shape, op.shape);
+        group.transpose = transposes.emplace(shapes, static_cast<std::int32_t>(transposes.size())).first->second;
       }
       if (special[x] != reduction) continue;
       group.role = Role::reduction;
-      group.reduced = elements(op);
-      group.space = contiguous_reduction(in.graph, x) ? elements(in.graph.op(op.inputs.front())) : elements(op);
+      group.reduced = facts[x].elements;
+      group.space = contiguous_reduction(in.graph, x) ? facts[op.inputs.front()].elements : facts[x].elements;
     }
+    fusible_node_[k] = fusible(static_cast<OpId>(k));
   }
 }
 
 XlaFusionGraph::SpaceKey XlaFusionGraph::space_key(OpId group) const {
   const Group& g = info_[group];
-  return {g.space, g.reduced, g.transpose ? group : -1, g.role == Role::reduction};
+  return {g.space, g.reduced, g.transpose, g.role == Role::reduction};
 }
 
-bool XlaFusionGraph::same_space(const SpaceKey& x, const SpaceKey& y) const {
-  if (x.transpose_of >= 0 || y.transpose_of >= 0) {
+bool XlaFusionGraph::same_space(const SpaceKey& x, const SpaceKey& y) {
+  if (x.transpose >= 0 || y.transpose >= 0) {
     if (x.reduction || y.reduction) return false;
-    if (x.transpose_of >= 0 && y.transpose_of >= 0) {
-      const Group& a = info_[x.transpose_of];
-      const Group& b = info_[y.transpose_of];
-      return a.transpose_in == b.transpose_in && a.transpose_out == b.transpose_out;
-    }
+    if (x.transpose >= 0 && y.transpose >= 0) return x.transpose == y.transpose;  // the same shapes
   }
   if (x.space != y.space) return false;
   return !x.reduction || !y.reduction || x.reduced == y.reduced;
@@ -159,10 +156,8 @@ bool XlaFusionGraph::connected(OpId a, OpId b) {
 
 // With no edge between them, every output of either group stays one and their inputs only overlap: the merged
 // group has at least the larger input count plus both output counts as operands.
-bool XlaFusionGraph::over_budget_unconnected(OpId a, OpId b) const {
+bool XlaFusionGraph::over_budget_unconnected(const detail::GroupCounts& x, const detail::GroupCounts& y) const {
   const std::int64_t limit = in_.options.rules.max_group_operands;
-  const detail::GroupCounts& x = stats_.counts(a);
-  const detail::GroupCounts& y = stats_.counts(b);
   return limit > 0 && std::max(x.inputs, y.inputs) + x.outputs + y.outputs > limit;
 }
 
@@ -178,11 +173,22 @@ bool XlaFusionGraph::shares_operand(OpId a, OpId b) {
 
 // Does the landmark index prove that merging the two groups would close a cycle (merge() would refuse them)?
 bool XlaFusionGraph::cycle_proved(OpId a, OpId b) {
+  if (a > b) std::swap(a, b);
+  const auto known = known_cycles_.find(static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b));
+  if (known != known_cycles_.end() &&
+      known->second == (static_cast<std::uint64_t>(epoch_[a]) << 32 | epoch_[b]))
+    return true;
   if (groups_.order_label(a) > groups_.order_label(b)) std::swap(a, b);
   return reach_.proves_path(a, b, groups_);
 }
 
-std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
+void XlaFusionGraph::remember_cycle(OpId a, OpId b) {
+  if (a > b) std::swap(a, b);
+  known_cycles_[static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b)] =
+      static_cast<std::uint64_t>(epoch_[a]) << 32 | epoch_[b];
+}
+
+std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b, bool proof_tried) {
   a = find(a);
   b = find(b);
   if (a == b || !fusible(a) || !fusible(b)) return std::nullopt;
@@ -192,10 +198,18 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
   const OpId first = a, second = b;  // the order the budget preview takes them in
   if (groups_.order_label(a) > groups_.order_label(b)) std::swap(a, b);
   // The cheap cycle proof first (it refuses about 4 in 10 merges on random graphs), then the budget (a scan of
-  // the smaller group), then the walk; the last preview is the one commit() applies.
-  if (reach_.proves_path(a, b, groups_)) return std::nullopt;  // a cycle: the walk would refuse it too
-  if (limit > 0 && stats_.preview(first, second, finder).operands() > limit) return std::nullopt;
-  if (!groups_.merge_if_acyclic(a, b, kCycleStepBudget)) return std::nullopt;
+  // the smaller group), then the walk; the last preview is the one commit() applies. The union has at most the
+  // operands of both groups (merging only turns inputs and outputs inside): when they fit, the scan waits until
+  // the walk has said yes (the walk refuses far more merges than the budget).
+  if (!proof_tried && cycle_proved(a, b)) return std::nullopt;  // a cycle: the walk would refuse it too
+  const bool fits = limit <= 0 || stats_.counts(a).operands() + stats_.counts(b).operands() <= limit;
+  if (!fits && stats_.preview(first, second, finder).operands() > limit) return std::nullopt;
+  if (!groups_.acyclic(a, b, kCycleStepBudget)) {
+    if (groups_.found_cycle()) remember_cycle(a, b);
+    return std::nullopt;
+  }
+  if (fits) stats_.preview(first, second, finder);
+  groups_.merge_checked();
   const OpId into = find(a);
   const OpId from = into == a ? b : a;
   stats_.commit(into, finder);
@@ -204,12 +218,8 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
   members_[into].insert(members_[into].end(), members_[from].begin(), members_[from].end());
   std::vector<OpId>().swap(members_[from]);
   Group& x = info_[into];
-  const Group& y = info_[from];  // another entry (into != from): no copy of its shapes
-  if (y.transpose && !x.transpose) {
-    x.transpose = true;
-    x.transpose_in = y.transpose_in;
-    x.transpose_out = y.transpose_out;
-  }
+  const Group& y = info_[from];  // another entry (into != from)
+  if (x.transpose < 0) x.transpose = y.transpose;
   if (y.role == Role::reduction && x.role != Role::reduction) {
     x.role = Role::reduction;
     x.space = y.space;
@@ -223,30 +233,39 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b) {
 }
 
 void XlaFusionGraph::fuse_siblings(OpId parent) {
+  if (consumers_.count(parent) < 2) return;  // no pair
   std::vector<OpId>& siblings = scratch_;
   siblings.clear();
   for (auto it = consumers_.begin(parent); it != consumers_.end(parent) && siblings.size() < kMaxSiblings; ++it) {
+    if (!fusible_node_[*it]) continue;
     const OpId group = find(*it);
-    if (fusible(group) && std::find(siblings.begin(), siblings.end(), group) == siblings.end()) siblings.push_back(group);
+    if (std::find(siblings.begin(), siblings.end(), group) == siblings.end()) siblings.push_back(group);
   }
+  if (siblings.size() < 2) return;
   stable_sort_short(siblings, [&](OpId l, OpId r) {
     return (info_[l].role == Role::reduction) > (info_[r].role == Role::reduction);
   });
-  // Each sibling's group and space, read once and again after each merge (most pairs differ in space).
+  // Each sibling's group, space and operand counts, read once and again after each merge (most pairs differ in
+  // space).
   std::vector<SpaceKey>& keys = sibling_keys_;
+  std::vector<detail::GroupCounts>& counts = sibling_counts_;
   const auto refresh = [&] {
     keys.clear();
-    for (OpId& group : siblings) keys.push_back(space_key(group = find(group)));
+    counts.clear();
+    for (OpId& group : siblings) {
+      keys.push_back(space_key(group = find(group)));
+      counts.push_back(stats_.counts(group));
+    }
   };
   refresh();
   for (std::size_t i = 0; i < siblings.size(); ++i)
     for (std::size_t j = i + 1; j < siblings.size(); ++j) {
       const OpId a = siblings[i], b = siblings[j];
       // The budget needs no edge check first: a connected pair is skipped anyway.
-      if (a == b || !same_space(keys[i], keys[j]) || over_budget_unconnected(a, b) || cycle_proved(a, b) ||
+      if (a == b || !same_space(keys[i], keys[j]) || over_budget_unconnected(counts[i], counts[j]) || cycle_proved(a, b) ||
           connected(a, b))
         continue;
-      if (const auto merged = merge(a, b)) {
+      if (const auto merged = merge(a, b, true)) {
         ++info_[*merged].siblings;
         refresh();
       }
@@ -255,17 +274,18 @@ void XlaFusionGraph::fuse_siblings(OpId parent) {
 
 void XlaFusionGraph::fuse_into_consumer(OpId producer) {
   const OpId p = find(producer);
-  if (info_[p].role != Role::loop || info_[p].transpose || members_[p].size() != 1) return;
+  if (info_[p].role != Role::loop || info_[p].transpose >= 0 || members_[p].size() != 1) return;
   std::vector<OpId>& readers = scratch_;
   readers.clear();
   for (auto it = consumers_.begin(producer); it != consumers_.end(producer); ++it)
     if (const OpId group = find(*it); std::find(readers.begin(), readers.end(), group) == readers.end())
       readers.push_back(group);
-  if (readers.size() < 2 && !graph_.op(producer).output) return;
+  if (readers.size() < 2 && !info_[producer].output) return;
   for (OpId c : readers) {
     if (!fusible(c) || info_[c].space != info_[p].space) continue;
     if (const auto merged = merge(p, c)) {
       ++info_[*merged].producer_outputs;
+      ++epoch_[*merged];  // merged across an edge: the cycles known of either group may be gone
       return;
     }
   }
@@ -283,6 +303,7 @@ void XlaFusionGraph::loop_operands(std::span<const OpId> nodes, std::int64_t max
                                    std::vector<OpId>& out) {
   out.clear();
   for (OpId node : nodes) {
+    if (fusion_of_[node] == kNone) continue;  // a source: never a loop group (and never merged)
     const OpId group = find(node);
     const Group& g = info_[group];
     if (g.role != Role::loop || g.members > max_members || g.space > max_elements) continue;
@@ -295,16 +316,16 @@ void XlaFusionGraph::loop_operands(std::span<const OpId> nodes, std::int64_t max
 template <typename Fits>
 void XlaFusionGraph::fuse_spans(std::vector<OpId>& candidates, std::int32_t most, Fits&& fits) {
   stable_sort_short(candidates, [&](OpId l, OpId r) {
-    return std::pair(graph_.op(l).dtype_bytes, info_[l].space) < std::pair(graph_.op(r).dtype_bytes, info_[r].space);
+    return std::pair(info_[l].dtype_bytes, info_[l].space) < std::pair(info_[r].dtype_bytes, info_[r].space);
   });
   OpId open = -1;
   std::int32_t size = 0;
   for (OpId candidate : candidates) {
     const OpId b = find(candidate);
     const OpId a = open >= 0 ? find(open) : -1;
-    if (a >= 0 && a != b && size < most && fits(a, b) && !over_budget_unconnected(a, b) && !cycle_proved(a, b) &&
+    if (a >= 0 && a != b && size < most && fits(a, b) && !over_budget_unconnected(stats_.counts(a), stats_.counts(b)) && !cycle_proved(a, b) &&
         !connected(a, b))
-      if (const auto merged = merge(a, b)) {
+      if (const auto merged = merge(a, b, true)) {
         ++info_[*merged].horizontal;
         open = *merged;
         ++size;
@@ -316,23 +337,33 @@ void XlaFusionGraph::fuse_spans(std::vector<OpId>& candidates, std::int32_t most
 }
 
 void XlaFusionGraph::fuse_operands(std::span<const OpId> operands) {
-  std::vector<OpId>& candidates = scratch_;
+  std::vector<OpId>& candidates = scratch_;  // in the order of the operands (the sorts below take copies)
   // Same-shape (kLoop) batches: one element size and count, up to 90 fusions.
   loop_operands(operands, 128, std::uint64_t{8192} * 8192, candidates);
-  fuse_spans(candidates, 90, [&](OpId a, OpId b) {
-    return info_[a].space == info_[b].space && graph_.op(a).dtype_bytes == graph_.op(b).dtype_bytes;
+  if (candidates.size() < 2) return;  // no batch of two, and the sliced candidates below are among these
+  batch_.assign(candidates.begin(), candidates.end());
+  fuse_spans(batch_, 90, [&](OpId a, OpId b) {
+    return info_[a].space == info_[b].space && info_[a].dtype_bytes == info_[b].dtype_bytes;
   });
-  // Sliced (kInput) batches: small groups of one element size, sharing no operand, up to 32.
-  loop_operands(operands, 30, std::uint64_t{128} * 2048, candidates);
-  fuse_spans(candidates, 32, [&](OpId a, OpId b) {
-    return graph_.op(a).dtype_bytes == graph_.op(b).dtype_bytes && !shares_operand(a, b);
+  // Sliced (kInput) batches: small groups of one element size, sharing no operand, up to 32. Their groups are
+  // the ones above as merged, within the smaller limits (a group that was no candidate above was not changed
+  // by the merges and is outside the smaller limits too), in the order the operands name them first.
+  batch_.clear();
+  for (OpId candidate : candidates) {
+    const OpId group = find(candidate);
+    const Group& g = info_[group];
+    if (g.role != Role::loop || g.members > 30 || g.space > std::uint64_t{128} * 2048) continue;
+    if (std::find(batch_.begin(), batch_.end(), group) == batch_.end()) batch_.push_back(group);
+  }
+  fuse_spans(batch_, 32, [&](OpId a, OpId b) {
+    return info_[a].dtype_bytes == info_[b].dtype_bytes && !shares_operand(a, b);
   });
 }
 
 void XlaFusionGraph::horizontal() {
   std::vector<OpId> outputs;
   for (OpId node : order_)
-    if (graph_.op(node).output) outputs.push_back(node);
+    if (info_[node].output) outputs.push_back(node);
   fuse_operands(outputs);  // the ROOT tuple's operands
   for (auto it = order_.rbegin(); it != order_.rend(); ++it)
     fuse_operands(std::span<const OpId>(producers_.begin(*it), producers_.end(*it)));
@@ -355,26 +386,35 @@ detail::Grouping XlaFusionGraph::grouping() const {
   for (std::size_t x = 0; x < n; ++x) holders.offsets[x + 1] += holders.offsets[x];
   holders.ids.resize(static_cast<std::size_t>(holders.offsets[n]));
   holders.ends.assign(holders.offsets.begin(), holders.offsets.end() - 1);
+  // The fusion nodes by their group's representative op, ascending (a counting sort), so that each op's row fills
+  // in ascending order and needs no sort; the first fusion computing an op is the one of the smallest node.
+  std::vector<OpId> rep_of(graph_.size());
+  std::vector<std::int64_t> at(n + 1, 0);
   for (std::size_t node = 0; node < graph_.size(); ++node) {
-    const OpId rep = groups.find(static_cast<OpId>(node));
-    if (fusion_of_[node] == kNone) {
-      out.representative[root_[node]] = root_[node];
-      continue;
-    }
-    const XlaFusion f = priority_.fusion(fusion_of_[node]);
-    for (OpId x : f.members) {
-      holders.ids[static_cast<std::size_t>(holders.ends[x]++)] = root_[rep];
-      if (first_fusion[x] < 0) first_fusion[x] = f.root;
+    rep_of[node] = root_[groups.find(static_cast<OpId>(node))];
+    if (fusion_of_[node] == kNone) out.representative[root_[node]] = root_[node];
+    else ++at[static_cast<std::size_t>(rep_of[node]) + 1];
+  }
+  for (std::size_t x = 0; x < n; ++x) at[x + 1] += at[x];
+  std::vector<OpId> by_rep(static_cast<std::size_t>(at[n]));
+  for (std::size_t node = 0; node < graph_.size(); ++node)
+    if (fusion_of_[node] != kNone) by_rep[static_cast<std::size_t>(at[rep_of[node]]++)] = static_cast<OpId>(node);
+  std::vector<OpId> first_node(n, std::numeric_limits<OpId>::max());
+  for (OpId node : by_rep) {
+    const OpId rep = rep_of[node];
+    for (OpId x : priority_.fusion(fusion_of_[node]).members) {
+      OpId* const end = holders.end(x);
+      if (end == holders.begin(x) || end[-1] != rep) *end = rep, ++holders.ends[x];
+      first_node[x] = std::min(first_node[x], node);
     }
   }
+  for (std::size_t x = 0; x < n; ++x)
+    if (first_node[x] != std::numeric_limits<OpId>::max()) first_fusion[x] = root_[first_node[x]];
   std::vector<OpId> own(n, -1);  // a live fusion's root belongs to its own group, copies elsewhere
   for (std::size_t node = 0; node < graph_.size(); ++node)
-    if (fusion_of_[node] != kNone) own[root_[node]] = root_[groups.find(static_cast<OpId>(node))];
+    if (fusion_of_[node] != kNone) own[root_[node]] = rep_of[node];
   for (std::size_t x = 0; x < n; ++x) {
-    OpId* first = holders.begin(static_cast<OpId>(x));
-    std::sort(first, holders.end(static_cast<OpId>(x)));
-    holders.ends[x] = std::unique(first, holders.end(static_cast<OpId>(x))) - holders.ids.data();
-    const std::span<const OpId> list(first, holders.end(static_cast<OpId>(x)));
+    const std::span<const OpId> list(holders.begin(static_cast<OpId>(x)), holders.end(static_cast<OpId>(x)));
     const OpId owner = own[x] >= 0 ? own[x] : (list.size() == 1 ? list.front() : -1);
     if (owner >= 0 && out.representative[x] < 0) out.representative[x] = owner;
     for (OpId rep : list)
@@ -415,7 +455,7 @@ void XlaFusionGraph::edge_reasons(const Holders& holders, const std::vector<OpId
     const OpId group = out.representative[v] >= 0 ? out.representative[v] : *holders.begin(consumer);
     for (auto k = in_.producers.offsets[v]; k < in_.producers.offsets[v + 1]; ++k) {
       const OpId u = in_.producers.ids[static_cast<std::size_t>(k)];
-      if (std::binary_search(holders.begin(u), holders.end(u), group)) continue;
+      if (out.representative[u] == group || std::binary_search(holders.begin(u), holders.end(u), group)) continue;
       EdgeReason& reason = out.reasons[static_cast<std::size_t>(k)];
       const EdgeReason refused = priority_.refusal[u];
       if (g.op(u).is_source()) reason = EdgeReason::source;

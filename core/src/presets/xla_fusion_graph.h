@@ -19,8 +19,9 @@
 //    to 90 per batch; GetNextSpanOfFusions): each joins the open span when not connected to it by an edge,
 //    within the budget and making no cycle, else opens the next; then the ones of at most 30 members and
 //    128·2048 elements form spans of one element size that share no operand (sliced input fusion, up
-//    to 32). Cycle checks of these merges first look for a proof of a cycle in a landmark index
-//    (landmark_reach.h), then walk, bounded (4096 steps; a longer one is skipped).
+//    to 32). Cycle checks of these merges first look for a proof of a cycle (one a walk found before between
+//    the same two groups, kept until one of them merges across an edge; or the landmark index,
+//    landmark_reach.h), then walk, bounded (4096 steps; a longer one is skipped).
 // Each merge appends what formed the group to its notes. Cost: O((n + m) log n) plus bounded candidate
 // lists per node.
 #pragma once
@@ -28,6 +29,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "detail/group_graph.h"
@@ -59,36 +61,45 @@ class XlaFusionGraph {
     const OpId* begin(OpId x) const { return ids.data() + offsets[x]; }
     const OpId* end(OpId x) const { return ids.data() + ends[x]; }
   };
-  struct Group {
-    Role role = Role::own_kernel;
+  // Per node, and per representative for the group it names (merge() updates the group fields of the one that
+  // stays; dtype_bytes and output stay the node's own). One cache line, so the candidate scans load one each.
+  struct alignas(64) Group {
     std::uint64_t space = 0;          // iteration space (elements)
     std::uint64_t reduced = 0;        // the reduction's output elements (reduction groups)
-    Shape transpose_in, transpose_out;  // the first transpose's shapes (a tiled-transpose hero), if any
-    bool transpose = false;
     std::int64_t members = 0;         // original ops, copies counted per fusion
+    std::int64_t dtype_bytes = 0;     // the node's element size
+    std::int32_t transpose = -1;      // the first transpose's shapes (a tiled-transpose hero), numbered; -1: none
     std::int32_t siblings = 0, producer_outputs = 0, horizontal = 0;
     std::int32_t region = 0;          // its region, numbered (groups merge within one region only)
+    Role role = Role::own_kernel;
+    bool output = false;              // the node is a graph output
   };
 
-  // What same_space compares of a group: its iteration space, its reduction's output size, the group whose
-  // transpose shapes count (-1: none), and whether it holds a reduction.
+  // What same_space compares of a group: its iteration space, its reduction's output size, its transpose shapes
+  // (numbered; -1: none), and whether it holds a reduction.
   struct SpaceKey {
     std::uint64_t space = 0, reduced = 0;
-    OpId transpose_of = -1;
+    std::int32_t transpose = -1;
     bool reduction = false;
   };
 
   OpId find(OpId node) { return groups_.find(node); }
   bool fusible(OpId group) const { return info_[group].role == Role::loop || info_[group].role == Role::reduction; }
   SpaceKey space_key(OpId group) const;
-  bool same_space(const SpaceKey& a, const SpaceKey& b) const;
+  static bool same_space(const SpaceKey& a, const SpaceKey& b);
   bool connected(OpId a, OpId b);                  // an edge between the two groups
-  bool over_budget_unconnected(OpId a, OpId b) const;  // surely over max_group_operands if merged, no edge between
+  // Groups with these counts: surely over max_group_operands if merged, no edge between them.
+  bool over_budget_unconnected(const detail::GroupCounts& a, const detail::GroupCounts& b) const;
   bool shares_operand(OpId a, OpId b);             // some node read by both groups
-  bool cycle_proved(OpId a, OpId b);               // the landmark proof merge() asks for, in either order
+  // A proof that merging the groups makes a cycle, in either order: a cycle a walk found before between these two
+  // groups (kept while neither has merged across an edge since), or the landmark proof.
+  bool cycle_proved(OpId a, OpId b);
+  void remember_cycle(OpId a, OpId b);
   // Cycle proof, budget, exact cycle check; the merged group. Callers merging groups with no edge between them
   // (siblings, horizontal) check over_budget_unconnected and cycle_proved first, before the dearer edge check.
-  std::optional<OpId> merge(OpId a, OpId b);
+  // `proof_tried`: the caller found no cycle_proved(a, b) with these groups just before (the proof is not tried
+  // again).
+  std::optional<OpId> merge(OpId a, OpId b, bool proof_tried = false);
   void edge_reasons(const Holders& holders, const std::vector<OpId>& first_fusion, detail::Grouping& out) const;
   void fuse_siblings(OpId parent);
   void fuse_into_consumer(OpId producer);
@@ -111,8 +122,17 @@ class XlaFusionGraph {
   std::vector<std::vector<OpId>> members_;    // per representative: its nodes
   detail::GroupStats stats_;
   std::vector<Group> info_;                   // per representative
+  std::vector<std::uint8_t> fusible_node_;    // per node: fusible() of its group (merges join fusible groups only)
+  // Cycles the walks found, by pair of groups (smaller representative first), with the two groups' epochs then.
+  // A path through a third group stays one when groups with no path between them merge (a group on the path
+  // and one off it, or two off it, or one of the pair and one off it); a merge across an edge (producer into
+  // consumer) may turn it into an edge, so it starts a new epoch of the merged group.
+  std::unordered_map<std::uint64_t, std::uint64_t> known_cycles_;
+  std::vector<std::uint32_t> epoch_;          // per representative
   std::vector<OpId> scratch_;                 // the one candidate list a pass step works on (no allocation per node)
+  std::vector<OpId> batch_;                   // horizontal: the candidates of one kind of batch, sorted
   std::vector<SpaceKey> sibling_keys_;        // fuse_siblings' keys of scratch_
+  std::vector<detail::GroupCounts> sibling_counts_;  // ... and their groups' counts
 };
 
 }  // namespace fusion::presets

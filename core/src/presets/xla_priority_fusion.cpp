@@ -1,9 +1,9 @@
 // xla_priority_fusion.cpp — the priority queue of xla_priority_fusion.h.
 //
 // Laid out for the cache (the pass is bound by memory latency and mispredicted branches more than by its element
-// steps): per op, one record of fixed facts (OpFacts) and one of flags (Flags); per live fusion, one cache-line
-// record (FusionState: all a consumer's term reads but its input list, the root's bytes, region and role copied
-// in) and per producer one (ProducerState: what a push reads and writes besides, its size, place in the order and
+// steps): per op, one record of fixed facts (XlaOpFacts, handed on in the result) and one of flags (Flags); per
+// live fusion, one cache-line record (FusionState: all a consumer's term reads but its input list, the root's
+// bytes, region and role copied in) and per producer one (ProducerState: what a push reads and writes besides, its size, place in the order and
 // refusal); their lists (inputs, readers, cached terms) are slices of three arenas (row_arena.h), and the fusions
 // made are one (consumer, producer) log turned into rows at the end. Before walking a list of ops (a producer's
 // consumers, a fusion's consumers or touched producers) the pass asks for their records, then their lists, with
@@ -38,16 +38,7 @@ struct Refusal {
   OpId consumer = -1;  // the consumer that refused (-1: all of them)
 };
 
-// What the hot loops need of an op itself, fixed from the start (one record, so they do not touch the ops).
-struct OpFacts {
-  std::uint64_t bytes = 0, elements = 0;  // its output's
-  std::int32_t region = 0;                // numbered
-  OpId blocked_by = -1;                   // its first reader that takes no producer, or -1
-  XlaRole role = XlaRole::own_kernel;
-  OpKind kind = OpKind::input;
-  bool output = false;  // a graph output
-  bool source = false;
-};
+using OpFacts = XlaOpFacts;
 
 // Per live fusion (by root): all a consumer's part of a priority reads but the input lists, in one cache line
 // (the root's bytes, region and role are copies of its OpFacts, so a term costs no OpFacts load).
@@ -522,6 +513,7 @@ class PriorityFusion {
       std::sort(out.members.begin() + static_cast<std::ptrdiff_t>(first), out.members.end());
       out.member_offsets.push_back(static_cast<std::int64_t>(out.members.size()));
     }
+    out.facts = std::move(facts_);  // the last read of them here
     return out;
   }
 

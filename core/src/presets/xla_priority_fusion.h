@@ -31,8 +31,21 @@
 #include <vector>
 
 #include "presets/presets.h"
+#include "presets/xla_kinds.h"
 
 namespace fusion::presets {
+
+// What the pass reads of an op, fixed from the start (one record per op, so its hot loops do not touch the ops;
+// handed on in the result, so the later passes need not load the ops again either).
+struct XlaOpFacts {
+  std::uint64_t bytes = 0, elements = 0;  // its output's
+  std::int32_t region = 0;                // numbered: equal numbers for ops of the same region
+  OpId blocked_by = -1;                   // its first reader that takes no producer, or -1
+  XlaRole role = XlaRole::own_kernel;     // xla_role()
+  OpKind kind = OpKind::input;
+  bool output = false;  // a graph output (is_graph_output)
+  bool source = false;
+};
 
 // One fusion, viewed in a PriorityFusionResult (valid while the result lives and is not changed).
 struct XlaFusion {
@@ -48,6 +61,7 @@ struct PriorityFusionResult {
   std::vector<OpId> members, inputs;
   std::vector<EdgeReason> refusal;   // per op: why it was not fused into its consumers (none when it was)
   std::vector<OpId> consumer;        // per op: the consumer that refused it, -1 when the reason holds for all
+  std::vector<XlaOpFacts> facts;     // per op
 
   std::size_t size() const { return roots.size(); }
   XlaFusion fusion(std::size_t k) const {
