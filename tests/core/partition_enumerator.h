@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <utility>
@@ -51,29 +52,33 @@ inline std::vector<int> components_of(std::size_t n, const std::vector<std::pair
   return label;
 }
 
-inline bool group_graph_acyclic(const FusionGraph& g, const DistinctEdges& e, const std::vector<int>& group) {
-  const std::size_t n = g.size();
-  std::set<std::pair<int, int>> arcs;
-  for (const auto& [u, v] : e.all)
-    if (group[u] != group[v]) arcs.insert({group[u], group[v]});
-  std::vector<int> pending(n, 0);
-  for (const auto& [a, b] : arcs) ++pending[static_cast<std::size_t>(b)];
+// Kahn's algorithm over nodes (any ints) and arcs between them: true when every node is reached (no cycle).
+inline bool arcs_acyclic(const std::vector<int>& nodes, const std::set<std::pair<int, int>>& arcs) {
+  std::map<int, int> pending;
+  for (int k : nodes) pending[k] = 0;
+  for (const auto& [a, b] : arcs) ++pending[b];
   std::vector<int> ready;
-  std::size_t groups = 0;
-  for (std::size_t x = 0; x < n; ++x)
-    if (group[x] == static_cast<int>(x)) {
-      ++groups;
-      if (pending[x] == 0) ready.push_back(static_cast<int>(x));
-    }
+  for (const auto& [k, p] : pending)
+    if (p == 0) ready.push_back(k);
   std::size_t done = 0;
   while (!ready.empty()) {
     const int k = ready.back();
     ready.pop_back();
     ++done;
     for (const auto& [a, b] : arcs)
-      if (a == k && --pending[static_cast<std::size_t>(b)] == 0) ready.push_back(b);
+      if (a == k && --pending[b] == 0) ready.push_back(b);
   }
-  return done == groups;
+  return done == nodes.size();
+}
+
+inline bool group_graph_acyclic(const FusionGraph& g, const DistinctEdges& e, const std::vector<int>& group) {
+  std::set<std::pair<int, int>> arcs;
+  for (const auto& [u, v] : e.all)
+    if (group[u] != group[v]) arcs.insert({group[u], group[v]});
+  std::vector<int> nodes;
+  for (std::size_t x = 0; x < g.size(); ++x)
+    if (group[x] == static_cast<int>(x)) nodes.push_back(static_cast<int>(x));
+  return arcs_acyclic(nodes, arcs);
 }
 
 inline std::uint64_t partition_bytes(const FusionGraph& g, const std::vector<int>& group, bool resident_sources) {

@@ -25,11 +25,7 @@ using namespace fusion::testing;
 
 namespace {
 
-PlannerOptions tvm_search(std::int64_t budget = kDefaultSearchNodes) {
-  PlannerOptions options = *read_options_json(R"({"strategy": "tvm"})");
-  options.search = {SearchMode::optimal, budget, false};
-  return options;
-}
+PlannerOptions tvm_search(std::int64_t budget = kDefaultSearchNodes) { return search_options("tvm", budget); }
 
 // A graph as graph JSON (ops named o0, o1, ...), to show a failing case so it can be replayed.
 std::string graph_json(const FusionGraph& g) {

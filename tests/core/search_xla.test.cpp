@@ -14,11 +14,7 @@ using namespace fusion::testing;
 
 namespace {
 
-PlannerOptions xla_search(std::int64_t budget = kDefaultSearchNodes) {
-  PlannerOptions options = *read_options_json(R"({"strategy": "xla"})");
-  options.search = {SearchMode::optimal, budget, false};
-  return options;
-}
+PlannerOptions xla_search(std::int64_t budget = kDefaultSearchNodes) { return search_options("xla", budget); }
 
 FusionPlan greedy_plan(const FusionGraph& g, PlannerOptions options) {
   options.search = {};

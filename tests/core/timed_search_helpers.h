@@ -15,6 +15,13 @@
 
 namespace fusion::testing {
 
+// Options for plan search under a strategy, with a node budget.
+inline PlannerOptions search_options(const std::string& strategy, std::int64_t budget = kDefaultSearchNodes) {
+  PlannerOptions options = *read_options_json(R"({"strategy": ")" + strategy + R"("})");
+  options.search = {SearchMode::optimal, budget, false};
+  return options;
+}
+
 inline double greedy_time(const FusionGraph& g, PlannerOptions options) {
   options.search = {};
   return plan_checked(g, FusionPlanner(options)).time_fused_us;

@@ -249,21 +249,9 @@ inline std::optional<double> xla_plan_time(const XlaSpace& s, const XlaPlan& pla
           arcs.insert({owner.at(u), k});
           reads[k].insert(u);
         }
-  std::map<int, int> pending;
-  for (const auto& [k, ops] : nodes) pending[k] = 0;
-  for (const auto& [a, b] : arcs) ++pending[b];
-  std::vector<int> ready;
-  for (const auto& [k, p] : pending)
-    if (p == 0) ready.push_back(k);
-  std::size_t done = 0;
-  while (!ready.empty()) {
-    const int k = ready.back();
-    ready.pop_back();
-    ++done;
-    for (const auto& [a, b] : arcs)
-      if (a == k && --pending[b] == 0) ready.push_back(b);
-  }
-  if (done != nodes.size()) return std::nullopt;
+  std::vector<int> ids;
+  for (const auto& [k, ops] : nodes) ids.push_back(k);
+  if (!arcs_acyclic(ids, arcs)) return std::nullopt;
   auto size = [&](OpId x) { return tensor_bytes(s.g.op(x).shape, s.g.op(x).dtype_bytes).value_or(0); };
   double total = 0.0;
   for (const auto& [k, ops] : nodes) {
