@@ -16,6 +16,22 @@ namespace {
 
 PlannerOptions xla_search(std::int64_t budget = kDefaultSearchNodes) { return search_options("xla", budget); }
 
+// Some ops of g turned into scatters (in-place operand, indices, updates: three earlier ops, the operand's shape),
+// when the graph stays valid; the random graphs have none otherwise.
+FusionGraph with_scatters(std::mt19937_64& rng, const FusionGraph& g) {
+  FusionGraph out;
+  for (std::size_t x = 0; x < g.size(); ++x) {
+    FusionOp op = g.op(static_cast<OpId>(x));
+    if (x >= 3 && !op.is_source() && rng() % 6 == 0) {
+      op.kind = OpKind::scatter;
+      op.inputs = {static_cast<OpId>(rng() % x), static_cast<OpId>(rng() % x), static_cast<OpId>(rng() % x)};
+      op.shape = out.op(op.inputs.front()).shape;
+    }
+    out.add_op(std::move(op));
+  }
+  return validate(out).empty() ? out : g;
+}
+
 FusionPlan greedy_plan(const FusionGraph& g, PlannerOptions options) {
   options.search = {};
   return plan_checked(g, FusionPlanner(options));
@@ -25,9 +41,9 @@ FusionPlan greedy_plan(const FusionGraph& g, PlannerOptions options) {
 
 TEST_CASE("xla: 3,000 random graphs: optimal plans are at most the brute-force fastest and greedy; never beaten") {
   std::mt19937_64 rng(20261203);
-  int compared = 0, greedy_missed = 0, greedy_inside = 0, with_copies = 0;
+  int compared = 0, greedy_missed = 0, greedy_inside = 0, with_copies = 0, scatters = 0;
   for (int i = 0; compared < scaled(3'000); ++i) {
-    const FusionGraph g = random_strategy_graph(rng, 3 + static_cast<int>(rng() % 10));
+    const FusionGraph g = with_scatters(rng, random_strategy_graph(rng, 3 + static_cast<int>(rng() % 10)));
     PlannerOptions options = xla_search();
     if (rng() % 4 == 0) options.rules.max_group_operands = 2 + static_cast<std::int64_t>(rng() % 3);
     options.hardware = rng() % 2 ? "a100" : "h100";
@@ -49,13 +65,16 @@ TEST_CASE("xla: 3,000 random graphs: optimal plans are at most the brute-force f
       CHECK(plan.time_fused_us >= *best - 1e-9 * *best);
     }
     for (const FusionGroup& group : plan.groups) with_copies += group.recomputed.empty() ? 0 : 1;
+    for (const FusionOp& op : g.ops()) scatters += op.kind == OpKind::scatter ? 1 : 0;
     if (greedy.time_fused_us > *best + rounding_us(g)) ++greedy_missed;
   }
   MESSAGE("xla: " << compared << " graphs, greedy in the space on " << greedy_inside << ", XLA's passes missed the "
-                  << "optimum on " << greedy_missed << "; " << with_copies << " searched groups hold copies");
+                  << "optimum on " << greedy_missed << "; " << with_copies << " searched groups hold copies; "
+                  << scatters << " scatters");
   CHECK(greedy_inside > compared / 2);
   CHECK(greedy_missed > 0);
   CHECK(with_copies > 0);
+  CHECK(scatters > 0);
 }
 
 TEST_CASE("xla: larger random graphs verify, never lose to XLA's passes, and explain every difference") {

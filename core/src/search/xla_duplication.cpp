@@ -75,8 +75,41 @@ LocalProblem<W> with_duplicated(const LocalProblem<W>& base, const Bits<W>& dupl
   return p;
 }
 
+template <std::size_t W>
+LocalProblem<W> with_open_duplication(const LocalProblem<W>& base, const Bits<W>& duplicated, const Bits<W>& open) {
+  LocalProblem<W> p = with_duplicated(base, duplicated);
+  const Bits<W> either = duplicated | open;
+  std::vector<Bits<W>> reached(p.ops.size());  // per op of either: the others it reaches through either only
+  for (std::size_t d = p.ops.size(); d-- > 0;) {
+    if (!either.test(d)) continue;
+    reached[d] = p.consumers[d].minus(duplicated);
+    (p.consumers[d] & either).each([&](std::size_t e) { reached[d] |= reached[e]; });
+  }
+  std::vector<Bits<W>> paired(p.ops.size());
+  for (const LocalEdge& e : p.edges) {
+    paired[static_cast<std::size_t>(e.producer)].set(static_cast<std::size_t>(e.consumer));
+    paired[static_cast<std::size_t>(e.consumer)].set(static_cast<std::size_t>(e.producer));
+  }
+  either.each([&](std::size_t d) {
+    std::vector<std::size_t> readers;
+    reached[d].each([&](std::size_t c) { readers.push_back(c); });
+    for (std::size_t a = 0; a < readers.size(); ++a)
+      for (std::size_t b = a + 1; b < readers.size() && b <= a + kSharedBufferWindow; ++b) {
+        const std::size_t x = readers[a], y = readers[b];
+        if (paired[x].test(y) || !same_iteration_space(base.sibling[x], base.sibling[y])) continue;
+        paired[x].set(y);
+        paired[y].set(x);
+        p.edges.push_back({static_cast<int>(x), static_cast<int>(y), -1});
+      }
+  });
+  return p;
+}
+
 template LocalProblem<1> with_duplicated<1>(const LocalProblem<1>&, const Bits<1>&);
 template LocalProblem<4> with_duplicated<4>(const LocalProblem<4>&, const Bits<4>&);
 template LocalProblem<16> with_duplicated<16>(const LocalProblem<16>&, const Bits<16>&);
+template LocalProblem<1> with_open_duplication<1>(const LocalProblem<1>&, const Bits<1>&, const Bits<1>&);
+template LocalProblem<4> with_open_duplication<4>(const LocalProblem<4>&, const Bits<4>&, const Bits<4>&);
+template LocalProblem<16> with_open_duplication<16>(const LocalProblem<16>&, const Bits<16>&, const Bits<16>&);
 
 }  // namespace fusion::search

@@ -33,4 +33,12 @@ namespace fusion::search {
 template <std::size_t W>
 LocalProblem<W> with_duplicated(const LocalProblem<W>& base, const Bits<W>& duplicated);
 
+// The problem a node of the duplication search (xla_part.h) is bounded with, where `open` members are still
+// undecided: with_duplicated(base, duplicated), which keeps them, plus every sibling pair some decision of them could
+// create: two members not in `duplicated`, both reached from one op of duplicated ∪ open through ops of it only, of
+// one iteration space. (Keeping an op removes the pairs its copies made; without these, merging every pair would
+// not coarsen the plans below the node.)
+template <std::size_t W>
+LocalProblem<W> with_open_duplication(const LocalProblem<W>& base, const Bits<W>& duplicated, const Bits<W>& open);
+
 }  // namespace fusion::search

@@ -60,6 +60,18 @@ class XlaSearch {
     return set;
   }
 
+  // The candidates from `depth` on (undecided at a node of that depth).
+  Bits<W> open(std::size_t depth) const {
+    Bits<W> set;
+    for (std::size_t d = depth; d < candidates_.size(); ++d) set.set(candidates_[d]);
+    return set;
+  }
+
+  // The bound of the node whose first `depth` candidates are decided as in duplicated_ (see xla_part.h).
+  std::uint64_t node_bound(std::size_t depth, const Bits<W>& duplicated) const {
+    return merged_bound(with_open_duplication(base_, duplicated, open(depth)));
+  }
+
   // Phase 1: a quarter of the budget on greedy's duplication alone, for a good incumbent early (phase 2, the
   // depth-first search, covers this D again, so its bound is not needed).
   void search_greedy_duplication() {
@@ -79,7 +91,7 @@ class XlaSearch {
   bool duplicate_first(std::size_t depth) const {
     Bits<W> set = decided(depth);
     set.set(candidates_[depth]);
-    const std::uint64_t duplicated = merged_bound(with_duplicated(base_, set));
+    const std::uint64_t duplicated = node_bound(depth + 1, set);
     return duplicated < bound_ || (duplicated == bound_ && first_.test(candidates_[depth]));
   }
 
@@ -90,10 +102,10 @@ class XlaSearch {
   // Visits the node at `depth`: prunes it, searches a leaf's partitions, or says it branches. `running` is set when
   // the budget ended inside a leaf's search (to that search's bound).
   bool enter(std::size_t depth, std::optional<std::uint64_t>& running) {
-    LocalProblem<W> p = with_duplicated(base_, decided(depth));
-    bound_ = merged_bound(p);
+    bound_ = node_bound(depth, decided(depth));
     if (bound_ >= result_.best) return false;
     if (depth < candidates_.size()) return true;
+    LocalProblem<W> p = with_duplicated(base_, decided(depth));
     PartResult<W> leaf = search_part(p, result_.best, budget_ - result_.units);
     result_.nodes += leaf.nodes;
     result_.units += leaf.units;
@@ -109,11 +121,11 @@ class XlaSearch {
   // Out of budget: the bound covers the node at `depth` (or the leaf search running there) and every alternative
   // still open on the path.
   XlaPartResult<W> stopped(std::size_t depth, std::optional<std::uint64_t> running) {
-    std::uint64_t low = std::min(result_.best, running ? *running : merged_bound(with_duplicated(base_, decided(depth))));
+    std::uint64_t low = std::min(result_.best, running ? *running : node_bound(depth, decided(depth)));
     for (std::size_t d = 0; d < depth; ++d) {
       if (!open_[d]) continue;
       duplicated_[d] ^= 1;
-      low = std::min(low, merged_bound(with_duplicated(base_, decided(d + 1))));
+      low = std::min(low, node_bound(d + 1, decided(d + 1)));
       duplicated_[d] ^= 1;
     }
     result_.lower_bound = low;

@@ -6,11 +6,14 @@
 // the lower bound first (greedy's choice on a tie); at a leaf, branch and bound over the partition (branch_and_bound.h) under
 // that D, with the best time so far as incumbent.
 // Bound of a node (some members decided): the bound_score (partition.h) of the problem with the members decided
-// "duplicated" duplicated and every undecided one kept, all its pairs merged. Admissible: take any plan below the node
-// (D = the decided ones plus some undecided X); keep X's members instead and merge each into one group with every
-// group computing a copy of it: the groups are connected by the pairs of the node's problem, each op is computed
-// once where it was computed several times, and merging never adds time; that plan is a refinement of the node's
-// merged partition, whose bound is therefore below it. A node whose bound is not below the incumbent is pruned.
+// "duplicated" duplicated and every undecided one kept, all its pairs merged, where the pairs also hold every sibling
+// pair a decision of the undecided ones could create (xla_duplication.h with_open_duplication). Admissible: take any
+// plan below the node (D = the decided ones plus some undecided X); keep X's members instead and merge each into one
+// group with every group computing a copy of it. Each op is then computed once where it was computed several times,
+// and merging never adds time. Every group of the result is connected by the node's pairs (the plan's own pairs are
+// among them, and a kept op joins its readers by fusible edges), so the node's merged partition coarsens it, and its
+// bound is below it. The split terms count what every legal plan of the part must split, whatever is duplicated.
+// A node whose bound is not below the incumbent is pruned.
 // Budget: a node of either level costs node_cost (branch_and_bound.h); when it runs out, the lower bound is the least
 // of the incumbent, the bound of the running partition search and the bounds of the alternatives still open on the
 // duplication path. Nothing recurses; memory O(candidates + edges).
