@@ -43,6 +43,19 @@ bool find_outside_paths(const detail::Consumers& consumers, const std::unordered
   return true;
 }
 
+// Per member, every member some path from it reaches (direct[] and via[] closed; local indices are topological,
+// so one pass from the last member).
+template <std::size_t W>
+std::vector<Bits<W>> reachable(const LocalProblem<W>& p) {
+  std::vector<Bits<W>> reach(p.ops.size());
+  for (std::size_t i = p.ops.size(); i-- > 0;) {
+    Bits<W> all = p.direct[i] | p.via[i];
+    (p.direct[i] | p.via[i]).each([&](std::size_t j) { all |= reach[j]; });
+    reach[i] = all;
+  }
+  return reach;
+}
+
 // tvm: members no other member post-dominates (every path from them to a write passes through it). A member
 // that is not a root has all its readers in its group, and so does each of them but the root: the root post-dominates
 // it. So these are roots in every partition. Post-dominators of a DAG from the last member back (local indices are
@@ -180,39 +193,13 @@ std::vector<std::vector<int>> read_together(const detail::Consumers& consumers, 
   return out;
 }
 
-// Pairs of members listed together (readers of one buffer, or members read by one op) that `pairs` accepts, each
-// with the next kSharedBufferWindow of its list (space.h), as edges with plan_edge -1, after the graph's edges and
-// without repeating a pair.
-template <std::size_t W, typename Accepts>
-void add_pairs(const std::vector<std::vector<int>>& lists, Accepts&& pairs, LocalProblem<W>& p) {
-  std::vector<Bits<W>> paired(p.ops.size());
-  for (const LocalEdge& e : p.edges) {
-    paired[static_cast<std::size_t>(e.producer)].set(static_cast<std::size_t>(e.consumer));
-    paired[static_cast<std::size_t>(e.consumer)].set(static_cast<std::size_t>(e.producer));
-  }
-  for (const std::vector<int>& list : lists)
-    for (std::size_t a = 0; a < list.size(); ++a)
-      for (std::size_t b = a + 1; b < list.size() && b <= a + kSharedBufferWindow; ++b) {
-        const auto x = static_cast<std::size_t>(list[a]), y = static_cast<std::size_t>(list[b]);
-        if (paired[x].test(y) || !pairs(p.ops[x], p.ops[y])) continue;
-        paired[x].set(y);
-        paired[y].set(x);
-        p.edges.push_back({list[a], list[b], -1});
-      }
-}
-
-// xla: reach[i], every member a path from member i reaches (local indices are topological: one pass from the
-// last member); and which members may exist only as copies (xla_duplication.h): loop ops, not graph outputs, read
+// xla: reach[i], every member a path from member i reaches (before any duplication, so copies count too); and which
+// members may exist only as copies (xla_duplication.h): loop ops, not graph outputs, read
 // only inside the part, by members each of which it may fuse into.
 template <std::size_t W>
 void add_xla_closures(const SearchSpace& space, LocalProblem<W>& p) {
   const std::size_t k = p.ops.size();
-  p.reach.assign(k, {});
-  for (std::size_t i = k; i-- > 0;) {
-    Bits<W> all = p.direct[i] | p.via[i];
-    (p.direct[i] | p.via[i]).each([&](std::size_t j) { all |= p.reach[j]; });
-    p.reach[i] = all;
-  }
+  p.reach = reachable(p);
   for (std::size_t i = 0; i < k; ++i) {
     if (p.forced_write[i] || !p.consumers[i].any()) continue;
     if (presets::xla_role(space.graph, p.ops[i]) != presets::XlaRole::loop) continue;
@@ -231,15 +218,12 @@ void add_xla_closures(const SearchSpace& space, LocalProblem<W>& p) {
 // member, with reach[i] every member some path from i reaches.
 template <std::size_t W>
 void find_cycle_order(LocalProblem<W>& p) {
-  const std::size_t k = p.ops.size();
-  std::vector<Bits<W>> reach(k);
-  p.after.assign(k, {});
-  for (std::size_t i = k; i-- > 0;) {
-    Bits<W> all = p.direct[i] | p.via[i], after = p.via[i];
-    (p.direct[i] | p.via[i]).each([&](std::size_t j) { all |= reach[j]; });
+  const std::vector<Bits<W>> reach = reachable(p);
+  p.after.assign(p.ops.size(), {});
+  for (std::size_t i = p.ops.size(); i-- > 0;) {
+    Bits<W> after = p.via[i];
     p.via[i].each([&](std::size_t j) { after |= reach[j]; });
     p.direct[i].each([&](std::size_t j) { after |= p.after[j]; });
-    reach[i] = all;
     p.after[i] = after;
   }
 }
@@ -292,9 +276,10 @@ std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, con
   for (const auto& [op, readers] : outside) p.outside_reads.push_back({space.bytes_of(op), readers});
   add_space_data(space, local, p);
   if (space.shares_buffer_pairs())
-    add_pairs(readers_of(p), [&](OpId a, OpId b) { return space.may_pair(a, b); }, p);
+    add_pairs(readers_of(p), [&](std::size_t a, std::size_t b) { return space.may_pair(p.ops[a], p.ops[b]); }, p);
   if (space.kind == SpaceKind::xla)
-    add_pairs(read_together(consumers, p), [&](OpId a, OpId b) { return space.packable(a, b); }, p);
+    add_pairs(read_together(consumers, p), [&](std::size_t a, std::size_t b) { return space.packable(p.ops[a], p.ops[b]); },
+              p);
   if (!find_outside_paths(consumers, local, position, position[members.back()], p)) return std::nullopt;
   if (space.kind == SpaceKind::xla) add_xla_closures(space, p);
   if (space.timed()) find_cycle_order(p);  // (the bytes bound counts no groups)

@@ -104,6 +104,27 @@ std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, con
                                                    const std::vector<OpId>& members,
                                                    const std::vector<std::int64_t>& position);
 
+// Pairs of members listed together (readers of one buffer, members read by one op, readers of one copy) that
+// accepts(a, b) (local indices) accepts, each with the next kSharedBufferWindow of its list (space.h), appended to
+// p.edges with plan_edge -1, without repeating a pair already there.
+template <std::size_t W, typename Accepts>
+void add_pairs(const std::vector<std::vector<int>>& lists, Accepts&& accepts, LocalProblem<W>& p) {
+  std::vector<Bits<W>> paired(p.ops.size());
+  for (const LocalEdge& e : p.edges) {
+    paired[static_cast<std::size_t>(e.producer)].set(static_cast<std::size_t>(e.consumer));
+    paired[static_cast<std::size_t>(e.consumer)].set(static_cast<std::size_t>(e.producer));
+  }
+  for (const std::vector<int>& list : lists)
+    for (std::size_t a = 0; a < list.size(); ++a)
+      for (std::size_t b = a + 1; b < list.size() && b <= a + kSharedBufferWindow; ++b) {
+        const auto x = static_cast<std::size_t>(list[a]), y = static_cast<std::size_t>(list[b]);
+        if (paired[x].test(y) || !accepts(x, y)) continue;
+        paired[x].set(y);
+        paired[y].set(x);
+        p.edges.push_back({list[a], list[b], -1});
+      }
+}
+
 // Fills after[] from direct[] and via[] (see above); local indices are topological, so one pass from the last member.
 template <std::size_t W>
 void find_cycle_order(LocalProblem<W>& p);

@@ -189,6 +189,13 @@ bool search_xla_width(Search& s, Part& part, std::uint64_t greedy_score, std::in
   return true;
 }
 
+// Searches the part with sets of W words, over duplication too under xla.
+template <std::size_t W>
+void search_any_width(Search& s, Part& part, std::uint64_t greedy_score, std::int64_t left) {
+  if (s.space.kind == SpaceKind::xla) search_xla_width<W>(s, part, greedy_score, left);
+  else search_width<W>(s, part, greedy_score, left);
+}
+
 void solve(Search& s, Part& part) {
   part.solved = true;
   part.improvement.reset();
@@ -202,19 +209,10 @@ void solve(Search& s, Part& part) {
   part.tolerance = s.space.timed() ? std::min<std::uint64_t>(part.members.size(), part.slack) : 0;
   const std::int64_t left = s.options.search.budget_nodes - s.units;
   if (part.slack <= part.tolerance || left <= 0) return;  // greedy already meets the bound, or no budget left
-  if (s.space.kind == SpaceKind::xla) {
-    switch (width_for(part.members.size())) {
-      case 1: search_xla_width<1>(s, part, greedy_score, left); break;
-      case 4: search_xla_width<4>(s, part, greedy_score, left); break;
-      case 16: search_xla_width<16>(s, part, greedy_score, left); break;
-      default: break;
-    }
-    return;
-  }
   switch (width_for(part.members.size())) {
-    case 1: search_width<1>(s, part, greedy_score, left); break;
-    case 4: search_width<4>(s, part, greedy_score, left); break;
-    case 16: search_width<16>(s, part, greedy_score, left); break;
+    case 1: search_any_width<1>(s, part, greedy_score, left); break;
+    case 4: search_any_width<4>(s, part, greedy_score, left); break;
+    case 16: search_any_width<16>(s, part, greedy_score, left); break;
     default: break;  // more than kMaxPartOps: greedy's grouping and the merged bound
   }
 }

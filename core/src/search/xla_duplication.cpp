@@ -4,20 +4,21 @@
 namespace fusion::search {
 namespace {
 
-// Per member of D: the members outside D it reaches through D only (local indices are topological: one pass from
-// the last member).
+// Per op of `through`: the ops outside `excluded` it reaches by paths whose inner ops are all in `through` (local
+// indices are topological: one pass from the last member). reached_through(p, D, D) is what each op of D reaches
+// through D only.
 template <std::size_t W>
-std::vector<Bits<W>> reached_through(const LocalProblem<W>& p, const Bits<W>& duplicated) {
-  std::vector<Bits<W>> down(p.ops.size());
+std::vector<Bits<W>> reached_through(const LocalProblem<W>& p, const Bits<W>& through, const Bits<W>& excluded) {
+  std::vector<Bits<W>> reached(p.ops.size());
   for (std::size_t d = p.ops.size(); d-- > 0;) {
-    if (!duplicated.test(d)) continue;
-    down[d] = p.consumers[d].minus(duplicated);
-    (p.consumers[d] & duplicated).each([&](std::size_t e) { down[d] |= down[e]; });
+    if (!through.test(d)) continue;
+    reached[d] = p.consumers[d].minus(excluded);
+    (p.consumers[d] & through).each([&](std::size_t e) { reached[d] |= reached[e]; });
   }
-  return down;
+  return reached;
 }
 
-// The pairs kept (no end in D), the edges x -> c through D, and the sibling pairs of members reached from one d.
+// The edges kept (no end in D) and the edges x -> c through D, without repeats.
 template <std::size_t W>
 std::vector<LocalEdge> edges_under(const LocalProblem<W>& base, const Bits<W>& duplicated,
                                    const std::vector<Bits<W>>& down) {
@@ -38,16 +39,25 @@ std::vector<LocalEdge> edges_under(const LocalProblem<W>& base, const Bits<W>& d
     if (e.plan_edge < 0 || duplicated.test(static_cast<std::size_t>(e.producer)) || !duplicated.test(d)) continue;
     down[d].each([&](std::size_t c) { add(e.producer, static_cast<int>(c), -1); });
   }
-  duplicated.each([&](std::size_t d) {
-    std::vector<int> readers;
-    down[d].each([&](std::size_t c) { readers.push_back(static_cast<int>(c)); });
-    for (std::size_t a = 0; a < readers.size(); ++a)
-      for (std::size_t b = a + 1; b < readers.size() && b <= a + kSharedBufferWindow; ++b)
-        if (same_iteration_space(base.sibling[static_cast<std::size_t>(readers[a])],
-                                 base.sibling[static_cast<std::size_t>(readers[b])]))
-          add(readers[a], readers[b], -1);
-  });
   return edges;
+}
+
+// The members of each set of `from` (one per op of `over`), as lists for add_pairs.
+template <std::size_t W>
+std::vector<std::vector<int>> lists_of(const Bits<W>& over, const std::vector<Bits<W>>& from) {
+  std::vector<std::vector<int>> lists;
+  over.each([&](std::size_t d) {
+    std::vector<int>& list = lists.emplace_back();
+    from[d].each([&](std::size_t c) { list.push_back(static_cast<int>(c)); });
+  });
+  return lists;
+}
+
+// Two members reached from one copy (they read its inputs) pair when they have one iteration space.
+template <std::size_t W>
+void add_copy_siblings(const Bits<W>& over, const std::vector<Bits<W>>& reached, LocalProblem<W>& p) {
+  add_pairs(lists_of(over, reached), [&](std::size_t a, std::size_t b) { return same_iteration_space(p.sibling[a], p.sibling[b]); },
+            p);
 }
 
 }  // namespace
@@ -56,7 +66,7 @@ template <std::size_t W>
 LocalProblem<W> with_duplicated(const LocalProblem<W>& base, const Bits<W>& duplicated) {
   LocalProblem<W> p = base;
   p.duplicated = duplicated;
-  const std::vector<Bits<W>> down = reached_through(base, duplicated);
+  const std::vector<Bits<W>> down = reached_through(base, duplicated, duplicated);
   const auto through = [&](const Bits<W>& reached) {
     Bits<W> out = reached.minus(duplicated);
     (reached & duplicated).each([&](std::size_t d) { out |= down[d]; });
@@ -70,6 +80,7 @@ LocalProblem<W> with_duplicated(const LocalProblem<W>& base, const Bits<W>& dupl
     p.via[i] = copy ? Bits<W>{} : through(base.via[i]);
   }
   p.edges = edges_under(base, duplicated, down);
+  add_copy_siblings(duplicated, down, p);
   for (std::size_t i = 0; i < p.ops.size(); ++i) p.apart_readers[i] = base.apart_readers[i].minus(duplicated);
   find_cycle_order(p);
   return p;
@@ -79,29 +90,7 @@ template <std::size_t W>
 LocalProblem<W> with_open_duplication(const LocalProblem<W>& base, const Bits<W>& duplicated, const Bits<W>& open) {
   LocalProblem<W> p = with_duplicated(base, duplicated);
   const Bits<W> either = duplicated | open;
-  std::vector<Bits<W>> reached(p.ops.size());  // per op of either: the others it reaches through either only
-  for (std::size_t d = p.ops.size(); d-- > 0;) {
-    if (!either.test(d)) continue;
-    reached[d] = p.consumers[d].minus(duplicated);
-    (p.consumers[d] & either).each([&](std::size_t e) { reached[d] |= reached[e]; });
-  }
-  std::vector<Bits<W>> paired(p.ops.size());
-  for (const LocalEdge& e : p.edges) {
-    paired[static_cast<std::size_t>(e.producer)].set(static_cast<std::size_t>(e.consumer));
-    paired[static_cast<std::size_t>(e.consumer)].set(static_cast<std::size_t>(e.producer));
-  }
-  either.each([&](std::size_t d) {
-    std::vector<std::size_t> readers;
-    reached[d].each([&](std::size_t c) { readers.push_back(c); });
-    for (std::size_t a = 0; a < readers.size(); ++a)
-      for (std::size_t b = a + 1; b < readers.size() && b <= a + kSharedBufferWindow; ++b) {
-        const std::size_t x = readers[a], y = readers[b];
-        if (paired[x].test(y) || !same_iteration_space(base.sibling[x], base.sibling[y])) continue;
-        paired[x].set(y);
-        paired[y].set(x);
-        p.edges.push_back({static_cast<int>(x), static_cast<int>(y), -1});
-      }
-  });
+  add_copy_siblings(either, reached_through(p, either, duplicated), p);
   return p;
 }
 
