@@ -28,7 +28,8 @@ function countCtest(out) {
 }
 
 // The doctest suite again under AddressSanitizer + UBSan (build/asan, `tools/build.sh asan`): the first report
-// ends the test binary with a failing status (UBSan is built with -fno-sanitize-recover=all), leaks included.
+// ends the test binary with a failing status (UBSan is built with -fno-sanitize-recover=all), leaks included. The
+// core library is instrumented, the test files themselves are not (tests/core/CMakeLists.txt).
 // The random property suites run a quarter of their cases there (FUSION_TEST_SCALE, tests/core/test_scale.h):
 // each case is 10-20x slower under the sanitizers and the native run already runs them all.
 const SANITIZER_ENV = {
