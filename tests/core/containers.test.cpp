@@ -1,5 +1,5 @@
 // containers.test.cpp — the planner's small containers against plain standard ones, over random operations:
-// detail::OpSet (open addressing with backward-shift erasure), presets::RowArena (lists in one array) and
+// detail::OpSet (open addressing with backward-shift erasure), presets::RowArena (lists in blocks that never move) and
 // presets::IndexedHeap (a max-heap whose keys change in place).
 #include <doctest/doctest.h>
 
@@ -57,7 +57,7 @@ TEST_CASE("OpSet: an empty set contains nothing and erasing from it is harmless"
   CHECK(contents(set) == std::vector<OpId>{1, 5, 9});
 }
 
-TEST_CASE("RowArena keeps each row as a vector would through assigns, inserts and erasures") {
+TEST_CASE("RowArena keeps each row as a vector would through assigns, inserts and erasures, views valid while others grow") {
   std::mt19937 rng(11);
   fusion::presets::RowArena<> arena;
   std::vector<fusion::presets::Row> rows(20);
@@ -65,6 +65,8 @@ TEST_CASE("RowArena keeps each row as a vector would through assigns, inserts an
   for (int step = 0; step < 5'000; ++step) {
     const std::size_t r = rng() % rows.size();
     auto& want = expected[r];
+    const std::size_t other = (r + 1) % rows.size();
+    const auto before = arena.view(rows[other]);  // taken before r changes: must stay valid (blocks never move)
     const int what = static_cast<int>(rng() % 4);
     if (what == 0) {
       std::vector<OpId> ids(rng() % 9);
@@ -81,6 +83,7 @@ TEST_CASE("RowArena keeps each row as a vector would through assigns, inserts an
       arena.insert(rows[r], at, id);
       want.insert(want.begin() + static_cast<std::ptrdiff_t>(at), id);
     }
+    REQUIRE(std::vector<OpId>(before.begin(), before.end()) == expected[other]);
     for (std::size_t k = 0; k < rows.size(); ++k) {  // every row, so a move of one never disturbs another
       const auto view = arena.view(rows[k]);
       REQUIRE(std::vector<OpId>(view.begin(), view.end()) == expected[k]);

@@ -28,7 +28,9 @@ FusionGraph build(const PresetInput& in, const PriorityFusionResult& p, std::vec
   for (OpId x : in.order) {
     const bool source = p.facts[x].source;
     if (!source && fusion_at[x] == kNone) continue;
-    FusionOp op;  // what the passes read of a node: kind, inputs, dtype_bytes, output (no shape, region or names)
+    // What the passes read of a node: kind, inputs, dtype_bytes, output (no shape, region or names). Made in place
+    // (moving an op copies its short strings).
+    FusionOp& op = ops.emplace_back();
     op.kind = p.facts[x].kind;
     op.dtype_bytes = in.graph.op(x).dtype_bytes;
     op.output = !source && p.facts[x].output;
@@ -37,8 +39,7 @@ FusionGraph build(const PresetInput& in, const PriorityFusionResult& p, std::vec
       op.inputs.reserve(inputs.size());
       for (OpId i : inputs) op.inputs.push_back(node_of[i]);
     }
-    node_of[x] = static_cast<OpId>(ops.size());
-    ops.push_back(std::move(op));
+    node_of[x] = static_cast<OpId>(ops.size() - 1);
     root.push_back(x);
     fusion_of.push_back(source ? kNone : fusion_at[x]);
   }
@@ -413,6 +414,7 @@ detail::Grouping XlaFusionGraph::grouping() const {
   std::vector<OpId> own(n, -1);  // a live fusion's root belongs to its own group, copies elsewhere
   for (std::size_t node = 0; node < graph_.size(); ++node)
     if (fusion_of_[node] != kNone) own[root_[node]] = rep_of[node];
+  out.copies.reserve(priority_.members.size() - priority_.size());  // at most every member slot but the roots
   for (std::size_t x = 0; x < n; ++x) {
     const std::span<const OpId> list(holders.begin(static_cast<OpId>(x)), holders.end(static_cast<OpId>(x)));
     const OpId owner = own[x] >= 0 ? own[x] : (list.size() == 1 ? list.front() : -1);

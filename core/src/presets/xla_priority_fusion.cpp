@@ -93,6 +93,7 @@ class PriorityFusion {
     const std::size_t n = g_.size();
     input_rows_.reserve(in.producers.ids.size() * 2);
     reader_rows_.reserve(in.consumers.ids.size() * 2);
+    term_rows_.reserve(in.consumers.ids.size());
     flags_.assign(n, {});
     fusion_.resize(n);
     producer_.resize(n);
@@ -470,13 +471,22 @@ class PriorityFusion {
     for (OpId x : pushed) push(x);
   }
 
-  // Per fusion, the producers fused into it, as rows over the log (order within a row does not matter).
-  void absorbed_rows(std::vector<std::int64_t>& offsets, std::vector<OpId>& ids) const {
-    offsets.assign(g_.size() + 1, 0);
-    for (const auto& [c, p] : absorbed_) ++offsets[static_cast<std::size_t>(c) + 1];
-    for (std::size_t x = 0; x < g_.size(); ++x) offsets[x + 1] += offsets[x];
+  // Per op, where its row of the producers fused into it starts (in the log's rows) and the last fusion whose
+  // members walk reached it: one 8-byte record, so the walk's step costs one load for both.
+  struct Absorbed {
+    std::int32_t begin = 0;
+    std::uint32_t seen = 0;
+  };
+
+  // Per fusion, the producers fused into it, as rows over the log (order within a row does not matter): row x is
+  // [rows[x].begin, rows[x + 1].begin).
+  void absorbed_rows(std::vector<Absorbed>& rows, std::vector<OpId>& ids) const {
+    rows.assign(g_.size() + 1, {});
+    for (const auto& [c, p] : absorbed_) ++rows[static_cast<std::size_t>(c) + 1].begin;
+    for (std::size_t x = 0; x < g_.size(); ++x) rows[x + 1].begin += rows[x].begin;
     ids.resize(absorbed_.size());
-    std::vector<std::int64_t> fill(offsets.begin(), offsets.end() - 1);
+    std::vector<std::int32_t> fill(g_.size());
+    for (std::size_t x = 0; x < g_.size(); ++x) fill[x] = rows[x].begin;
     for (const auto& [c, p] : absorbed_) ids[static_cast<std::size_t>(fill[c]++)] = p;
   }
 
@@ -484,10 +494,9 @@ class PriorityFusion {
     PriorityFusionResult out;
     out.refusal.assign(g_.size(), EdgeReason::none);
     out.consumer.assign(g_.size(), -1);
-    std::vector<std::int64_t> offsets;
+    std::vector<Absorbed> rows;
     std::vector<OpId> absorbed;
-    absorbed_rows(offsets, absorbed);
-    std::vector<std::uint32_t> seen(g_.size(), 0);
+    absorbed_rows(rows, absorbed);
     std::uint32_t mark = 0;
     std::vector<OpId> stack;
     out.member_offsets.push_back(0);
@@ -502,13 +511,13 @@ class PriorityFusion {
       const std::size_t first = out.members.size();
       ++mark;
       stack.assign(1, x);
-      seen[x] = mark;
+      rows[x].seen = mark;
       while (!stack.empty()) {
         const OpId y = stack.back();
         stack.pop_back();
         out.members.push_back(y);
-        for (auto k = offsets[y]; k < offsets[y + 1]; ++k)
-          if (const OpId z = absorbed[static_cast<std::size_t>(k)]; seen[z] != mark) seen[z] = mark, stack.push_back(z);
+        for (auto k = rows[y].begin; k < rows[y + 1].begin; ++k)
+          if (const OpId z = absorbed[static_cast<std::size_t>(k)]; rows[z].seen != mark) rows[z].seen = mark, stack.push_back(z);
       }
       std::sort(out.members.begin() + static_cast<std::ptrdiff_t>(first), out.members.end());
       out.member_offsets.push_back(static_cast<std::int64_t>(out.members.size()));
@@ -526,7 +535,7 @@ class PriorityFusion {
   std::vector<Flags> flags_;                  // per op
   std::vector<FusionState> fusion_;           // per live fusion (by root)
   std::vector<ProducerState> producer_;       // per fusion, as a producer
-  RowArena<> input_rows_, reader_rows_;       // the lists of fusion_ and producer_ (apart: one is read while the other grows)
+  RowArena<> input_rows_, reader_rows_;       // the lists of fusion_ and producer_
   RowArena<Term> term_rows_;                  // producer_'s cached terms
   std::vector<std::pair<OpId, OpId>> absorbed_;  // (consumer, producer) per copy fused, in order
   std::vector<Term> fresh_terms_;             // scratch for terms()
