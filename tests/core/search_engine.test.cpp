@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <random>
 
-#include "fusion/cost.h"
+#include "partition_plan.h"
 #include "random_graphs.h"
 #include "test_graphs.h"
 #include "test_scale.h"
@@ -23,29 +23,7 @@ bool may_share(const FusionOp& op, const StrategyRules& r) {
   return is_reduction_kind(op.kind) && (r.reduction_prologue || r.reduction_epilogue);
 }
 
-// A priced plan of the partition (op -> group), unfused edges with `cycle` (the verifier's edge reasons are not
-// what is judged here).
-FusionPlan plan_of(const FusionGraph& g, const PlannerOptions& options, const std::vector<std::int32_t>& op_group) {
-  FusionPlan plan;
-  plan.options = options;
-  plan.op_group = op_group;
-  plan.groups.resize(static_cast<std::size_t>(*std::max_element(op_group.begin(), op_group.end()) + 1));
-  for (std::size_t i = 0; i < plan.groups.size(); ++i) plan.groups[i].id = static_cast<std::int32_t>(i);
-  for (std::size_t x = 0; x < g.size(); ++x) plan.groups[static_cast<std::size_t>(op_group[x])].ops.push_back(static_cast<OpId>(x));
-  for (std::size_t x = 0; x < g.size(); ++x) {
-    std::vector<OpId> seen;
-    for (OpId in : g.op(static_cast<OpId>(x)).inputs) {
-      if (std::find(seen.begin(), seen.end(), in) != seen.end()) continue;
-      seen.push_back(in);
-      const bool fused = op_group[in] == op_group[x];
-      plan.edges.push_back({in, static_cast<OpId>(x), fused, fused ? EdgeReason::none : EdgeReason::cycle});
-    }
-  }
-  price_plan(g, plan);
-  return plan;
-}
-
-// Does the verifier accept the plan's groups (membership, group shapes, parts, limits, acyclic)?
+// Does the verifier accept the plan's groups (unfused edges carry `cycle`: the edge reasons are not judged here) (membership, group shapes, parts, limits, acyclic)?
 bool groups_legal(const FusionGraph& g, const PlannerOptions& options, const FusionPlan& plan) {
   for (const Violation& v : verify_plan(g, options, plan))
     if (v.code != "edges" && v.code != "code") return false;
@@ -71,7 +49,7 @@ std::optional<std::uint64_t> brute_force_min_bytes(const FusionGraph& g, const P
       if (slot < 0) slot = next++;
       op_group[x] = slot;
     }
-    const FusionPlan plan = plan_of(g, options, op_group);
+    const FusionPlan plan = plan_from_partition(g, op_group, [](OpId, OpId) { return EdgeReason::cycle; }, options);
     if ((!best || plan.bytes_fused < *best) && groups_legal(g, options, plan)) best = plan.bytes_fused;
     std::size_t i = free.size();  // the next restricted growth string
     while (i-- > 1) {
@@ -88,7 +66,9 @@ PlannerOptions random_rules(std::mt19937_64& rng) {
   options.strategy = "seed";
   StrategyRules& r = options.rules;
   r.horizontal = rng() % 2;
-  r.horizontal_small_bytes = rng() % 3 == 0 ? (1u << 20) : 0;
+  // 1 MiB packs every group of these small graphs; 200 bytes only some (their tensors hold at most 128 bytes).
+  const std::uint64_t small[] = {0, 0, 0, 1u << 20, 200};
+  r.horizontal_small_bytes = small[rng() % 5];
   r.epilogue = rng() % 2;
   r.reduction_prologue = rng() % 2;
   r.reduction_epilogue = rng() % 2;
