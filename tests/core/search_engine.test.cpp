@@ -127,3 +127,25 @@ TEST_CASE("seed with rules: recompute cheap or all is still refused at /search/m
     CHECK(plan.errors().front().message.find("'seed' (with recompute none)") != std::string::npos);
   }
 }
+
+TEST_CASE("seed with rules: larger random graphs verify, never move more bytes than greedy, and explain differences") {
+  std::mt19937_64 rng(20261204);
+  int improved = 0, optimal = 0;
+  for (int i = 0; i < scaled(40); ++i) {
+    CAPTURE(i);
+    const FusionGraph g = random_strategy_graph(rng, 60 + static_cast<int>(rng() % 140));
+    PlannerOptions options = random_rules(rng);
+    options.search.budget_nodes = 20'000;
+    const FusionPlan plan = plan_checked(g, FusionPlanner(options));  // verified, differences included
+    CHECK(plan.bytes_fused <= plan.search.greedy_bytes_fused);
+    CHECK(plan.search.lower_bound <= plan.bytes_fused);
+    optimal += plan.search.status == "optimal" ? 1 : 0;
+    if (plan.bytes_fused < plan.search.greedy_bytes_fused) ++improved;
+    for (const SearchDifference& d : plan.search.differences) {
+      CHECK(d.why.find(name_of(g, d.producer) + " → " + name_of(g, d.consumer)) != std::string::npos);
+      CHECK(d.why.find(std::string("the rule engine") + (d.greedy_fused ? " fused" : " left")) == 0);
+    }
+  }
+  MESSAGE(improved << " of " << scaled(40) << " larger graphs improved on the rule engine, " << optimal << " proven optimal");
+  CHECK(improved > 0);
+}
