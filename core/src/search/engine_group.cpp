@@ -63,13 +63,16 @@ struct Roots {
   void join(std::size_t a, std::size_t b) { root[find(a)] = find(b); }
 };
 
-// Joins the parts of the readers of one tensor that g's members read from outside g (rules.horizontal).
+// Joins the parts of the readers of one element count of one tensor that g's members read from outside g
+// (rules.horizontal: sibling fusion).
 template <std::size_t W>
 void join_shared_reads(const LocalProblem<W>& p, const Bits<W>& g, Roots& parts, Roots& joined) {
   const auto join_all = [&](const Bits<W>& readers) {
-    if (!readers.any()) return;
-    const std::size_t first = readers.first();
-    readers.each([&](std::size_t x) { joined.join(parts.find(x), parts.find(first)); });
+    readers.each([&](std::size_t x) {
+      readers.each([&](std::size_t y) {
+        if (y > x && p.elements[x] == p.elements[y]) joined.join(parts.find(x), parts.find(y));
+      });
+    });
   };
   for (const OutsideRead<W>& read : p.outside_reads) join_all(read.readers & g);
   for (std::size_t i = 0; i < p.ops.size(); ++i)
@@ -106,6 +109,7 @@ bool parts_joined(const LocalProblem<W>& p, const Bits<W>& g) {
   std::size_t count = 0;
   g.each([&](std::size_t x) { count += parts.find(x) == x ? 1 : 0; });
   if (count < 2) return true;
+  if (g.intersects(p.heavy)) return false;  // horizontal fusion joins loop groups only
   Roots joined(p.ops.size());
   if (p.horizontal) join_shared_reads(p, g, parts, joined);
   if (p.small_bytes > 0) join_small_parts(p, g, parts, joined);

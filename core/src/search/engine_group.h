@@ -12,8 +12,9 @@
 //     them in full);
 // at most max_group_operands operands (distinct tensors read from outside g plus members written) and at most
 // max_live_values operands plus members read by two or more members; and its parts (members joined by edges inside
-// g) all joined, by reading one tensor from outside g (rules.horizontal), or by each moving at most
-// horizontal_small_bytes as a kernel of its own (its distinct outside reads plus its written members).
+// g) all joined, which only loop groups are (no heavy op), by reading one tensor from outside g by members of one
+// element count (rules.horizontal), or by each moving at most horizontal_small_bytes as a kernel of its own (its
+// distinct outside reads plus its written members).
 // Work: O(|g| W + outside reads) per call.
 #pragma once
 

@@ -150,9 +150,10 @@ bool SearchSpace::fusible(OpId p, OpId c) const {
 }
 
 bool SearchSpace::may_pair(OpId a, OpId b) const {
-  if (kind == SpaceKind::engine)
+  if (kind == SpaceKind::engine)  // only loop groups join horizontally; siblings need one element count
     return fusible_node(a) && fusible_node(b) && graph.op(a).region == graph.op(b).region &&
-           !(is_heavy_kind(graph.op(a).kind) && is_heavy_kind(graph.op(b).kind));
+           !is_heavy_kind(graph.op(a).kind) && !is_heavy_kind(graph.op(b).kind) &&
+           (rules->horizontal_small_bytes > 0 || detail::element_count(graph.op(a)) == detail::element_count(graph.op(b)));
   if (kind == SpaceKind::xla)
     return graph.op(a).region == graph.op(b).region && same_iteration_space(sibling_key(a), sibling_key(b));
   if (!fusible_node(a) || !fusible_node(b) || region_of(*this, a) != region_of(*this, b)) return false;

@@ -30,8 +30,8 @@
 //     reduction under reduction_prologue or reduction_epilogue). apart: detail::strategy_edge_reason refuses the
 //     edge on its own (each such refusal holds for every group holding both ends: the verifier's kind, anchor,
 //     prologue, epilogue, layout and shape checks). With rules.horizontal or horizontal_small_bytes two fusible
-//     readers of one tensor in one region, not both heavy, may be merged too (may_pair); group_rules.h says when
-//     the group they form is legal.
+//     readers of one tensor in one region, neither heavy, of one element count unless horizontal_small_bytes is set,
+//     may be merged too (may_pair); group_rules.h says when the group they form is legal.
 //     Small-kernel packing is not searched, and needs not be: under bytes, split any legal group into its
 //     data-connected components (members joined by inside edges or by reading one tensor). Components share no
 //     input and no edge, so the group's bytes are the sum of theirs; each stays legal (one heavy op at most, the
