@@ -16,6 +16,7 @@
 #include "search/lowered_plan.h"
 #include "search/preset_differences.h"
 #include "search/search.h"
+#include "search/unpacked_groups.h"
 #include "fusion/cost.h"
 #include "fusion/dims.h"
 #include "fusion/hardware.h"
@@ -193,6 +194,7 @@ FusionPlan searched_plan(const presets::PresetInput& in, const detail::Grouping&
   const PlannerOptions& options = in.options;
   const HardwareProfile hardware = hardware_profile(options.hardware).value_or(HardwareProfile{});
   const Procedure procedure = procedure_of(options.strategy);
+  const bool engine = procedure == Procedure::rules && options.rules != StrategyRules{};  // else seed's strict planner
   search::SearchOutcome outcome;
   std::optional<presets::SchedulerGraph> lowered;
   if (procedure == Procedure::inductor) {
@@ -206,6 +208,15 @@ FusionPlan searched_plan(const presets::PresetInput& in, const detail::Grouping&
     outcome = search::search_plan(space, producers, order, options,
                                   search::to_scheduler(greedy, *lowered, producers.ids.size()), greedy_plan);
     outcome.grouping = search::to_planned(outcome.grouping, *lowered, greedy);
+  } else if (engine) {  // seed with rules set: the engine space, over greedy unpacked
+    const search::SearchSpace space{in.graph, in.consumers, search::SpaceKind::engine, options.broadcast, 0, hardware,
+                                    nullptr, nullptr, 0, &options.rules};
+    const detail::Grouping unpacked = search::data_connected(space, in.producers, greedy);
+    const FusionPlan unpacked_plan = finished_plan(in.graph, in.producers, unpacked, options);
+    FUSION_CHECK(unpacked_plan.bytes_fused == greedy_plan.bytes_fused, "splitting greedy's packs keeps its bytes");
+    outcome = search::search_plan(space, in.producers, in.order, options, unpacked, unpacked_plan);
+    if (outcome.expected_score == greedy_plan.bytes_fused) outcome.grouping = greedy;  // nothing better: keep its packs
+    outcome.certificate.greedy_time_fused_us = greedy_plan.time_fused_us;
   } else {
     const bool tvm = procedure == Procedure::tvm, xla = procedure == Procedure::xla;
     const search::SpaceKind kind = tvm ? search::SpaceKind::tvm : xla ? search::SpaceKind::xla : search::SpaceKind::seed;
@@ -218,6 +229,9 @@ FusionPlan searched_plan(const presets::PresetInput& in, const detail::Grouping&
   FUSION_CHECK((timed ? search::total_time_ps(plan) : plan.bytes_fused) == outcome.expected_score,
                "a searched plan prices to what the search found");
   if (lowered) search::complete_cut_reasons(*lowered, options.rules.max_group_ops, plan);
+  if (engine)
+    search::explain_preset_differences(in.graph, "the rule engine", greedy_plan, plan, outcome.certificate,
+                                       "the plan of fewest bytes");
   if (timed)
     search::explain_preset_differences(in.graph,
                                        lowered                         ? "Inductor's scheduler"
@@ -243,13 +257,13 @@ std::vector<PlanWarning> unused_dim_warnings(const FusionGraph& graph, const Dim
   return warnings;
 }
 
-// Can plan search run under these options (fusion/search.h: seed with every rule off, tvm, inductor, or xla with
+// Can plan search run under these options (fusion/search.h: seed with recompute none, tvm, inductor, or xla with
 // all three passes)?
 bool searchable(const PlannerOptions& options) {
   const Procedure procedure = procedure_of(options.strategy);
   if (procedure == Procedure::tvm || procedure == Procedure::inductor) return true;
   if (procedure == Procedure::xla) return options.rules.passes == (xla_priority | xla_multi_output | xla_horizontal);
-  return options.strategy == "seed" && options.rules == StrategyRules{};
+  return options.strategy == "seed" && options.rules.recompute == Recompute::none;
 }
 
 }  // namespace
@@ -274,9 +288,9 @@ std::optional<Error> FusionPlanner::options_error() const {
                  {}, "/rules/" + std::string(rule), {}, {}};
   if (options_.search.mode == SearchMode::optimal && !searchable(options_))
     return Error{ErrorCode::invalid_options,
-                 "search is available for strategies 'seed' (with every rule off), 'tvm', 'inductor' and 'xla' (with "
+                 "search is available for strategies 'seed' (with recompute none), 'tvm', 'inductor' and 'xla' (with "
                  "all three passes) so far; strategy '" +
-                     options_.strategy + "'" + (options_.strategy == "seed" ? " with rules set" : "") +
+                     options_.strategy + "'" + (options_.strategy == "seed" ? " with recompute set" : "") +
                      (options_.strategy == "xla" ? " with passes left out" : "") + " plans greedily only",
                  {}, "/search/mode", {}, {}};
   if (options_.numerics.parity && (options_.strategy != "seed" || options_.rules != StrategyRules{} ||

@@ -1,4 +1,5 @@
 // verify.test.cpp — the verifier accepts the planner's plans and catches every kind of corruption.
+#include "partition_plan.h"
 #include "test_graphs.h"
 
 #include <algorithm>
@@ -20,27 +21,12 @@ bool has_violation(const FusionGraph& g, const FusionPlan& plan, const std::stri
 // A priced plan with the given partition, as a planner with other rules might produce it; unfused
 // edges get the reason their ends call for (cycle when the edge itself is legal).
 FusionPlan plan_from_partition(const FusionGraph& g, const std::vector<std::int32_t>& op_group) {
-  FusionPlan plan;
-  plan.op_group = op_group;
-  const auto groups = *std::max_element(op_group.begin(), op_group.end()) + 1;
-  plan.groups.resize(static_cast<std::size_t>(groups));
-  for (std::int32_t i = 0; i < groups; ++i) plan.groups[i].id = i;
-  for (std::size_t x = 0; x < g.size(); ++x) plan.groups[op_group[x]].ops.push_back(static_cast<OpId>(x));
-  for (std::size_t x = 0; x < g.size(); ++x) {
-    std::vector<OpId> seen;
-    for (OpId in : g.op(static_cast<OpId>(x)).inputs) {
-      if (std::find(seen.begin(), seen.end(), in) != seen.end()) continue;
-      seen.push_back(in);
-      const bool fused = op_group[in] == op_group[x];
-      EdgeReason r = EdgeReason::cycle;
-      if (g.op(in).is_source()) r = EdgeReason::source;
-      else if (!is_fusible(g.op(in).kind)) r = EdgeReason::barrier_producer;
-      else if (!is_fusible(g.op(static_cast<OpId>(x)).kind)) r = EdgeReason::barrier_consumer;
-      plan.edges.push_back({in, static_cast<OpId>(x), fused, fused ? EdgeReason::none : r});
-    }
-  }
-  price_plan(g, plan);
-  return plan;
+  return testing::plan_from_partition(g, op_group, [&g](OpId in, OpId x) {
+    if (g.op(in).is_source()) return EdgeReason::source;
+    if (!is_fusible(g.op(in).kind)) return EdgeReason::barrier_producer;
+    if (!is_fusible(g.op(x).kind)) return EdgeReason::barrier_consumer;
+    return EdgeReason::cycle;
+  });
 }
 
 const char* kSandwich = R"({"ops": [

@@ -454,6 +454,23 @@ TEST_SUITE("verifier: horizontal fusion") {
     CHECK(codes(g, options, hand) == Codes{"disconnected"});
   }
 
+  TEST_CASE("siblings are readers of one element count, and only loop groups join horizontally") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input",      "shape": [1024], "dtype": "f32"},
+      {"name": "a", "kind": "relu",       "inputs": ["x"], "shape": [1024], "dtype": "f32"},
+      {"name": "b", "kind": "neg",        "inputs": ["x"], "shape": [1024], "dtype": "f32"},
+      {"name": "s", "kind": "slice",      "inputs": ["x"], "shape": [512], "dtype": "f32"},
+      {"name": "r", "kind": "reduce_sum", "inputs": ["x"], "shape": [1], "dtype": "f32"}]})");
+    PlannerOptions siblings = preset("xla");  // horizontal on, every movement kind a loop kind
+    siblings.rules.horizontal_small_bytes = 0;
+    CHECK(codes(g, siblings, Hand{{{"x"}, {"a", "b"}, {"s"}, {"r"}}}) == Codes{});
+    CHECK(codes(g, siblings, Hand{{{"x"}, {"a", "s"}, {"b"}, {"r"}}}) == Codes{"disconnected"});  // 1024 and 512
+    PlannerOptions packing = siblings;
+    packing.rules.horizontal_small_bytes = 1 << 20;  // every part small: any loop parts may pack
+    CHECK(codes(g, packing, Hand{{{"x"}, {"a", "s"}, {"b"}, {"r"}}}) == Codes{});
+    CHECK(codes(g, packing, Hand{{{"x"}, {"a", "r"}, {"b"}, {"s"}}}) == Codes{"disconnected"});  // a reduction
+  }
+
   TEST_CASE("small packing alone does not justify siblings that are not small") {
     const FusionGraph g = graph_from(kSiblings);
     PlannerOptions packing = preset("seed");

@@ -2,8 +2,10 @@
 //
 // Settings (PlannerOptions::search) and the certificate a searched plan carries (FusionPlan::search).
 //
-// Strategies: `seed` with every rule off (objective bytes_fused), `tvm`, `inductor` and `xla` with all three passes
-// (objective time_fused_us); the others are refused with invalid_options at /search/mode.
+// Strategies: `seed` with recompute none (objective bytes_fused; with rules set, the legal groups are the verifier's
+// of the shared rule engine, docs/design.md §17 "Search under seed with rules"), `tvm`, `inductor` and `xla` with all
+// three passes (objective time_fused_us); the others (`xla-classic`, `xla` with passes left out, `seed` with
+// recompute cheap or all) are refused with invalid_options at /search/mode.
 //
 // Legal partitions under seed. A partition of the ops is legal when every group of more than one op
 //   - holds only mergeable ops (fusible kind, not a source) of one region,

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "search/engine_group.h"
+
 namespace fusion::search {
 namespace {
 
@@ -167,6 +169,7 @@ bool may_join(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b) {
     case SpaceKind::tvm: return tvm_monotone_ok(p, a | b);
     case SpaceKind::inductor: return inductor_monotone_ok(p, a | b);
     case SpaceKind::xla: return xla_monotone_ok(p, a | b);
+    case SpaceKind::engine: return engine_monotone_ok(p, a | b);
   }
   return true;
 }
@@ -174,6 +177,7 @@ bool may_join(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b) {
 template <std::size_t W>
 bool legal_group(const LocalProblem<W>& p, const Bits<W>& g) {
   if (p.kind == SpaceKind::xla) return !g.minus(p.duplicated).any() || xla_legal(p, g);  // copies only: no kernel
+  if (p.kind == SpaceKind::engine) return engine_legal(p, g);
   if (p.kind == SpaceKind::seed || g.count() < 2) return true;
   if (p.kind == SpaceKind::inductor) {
     if (!inductor_monotone_ok(p, g)) return false;

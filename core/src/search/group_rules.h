@@ -15,7 +15,7 @@
 // another in the kernel, all a reduction reaches in it is elementwise of its output elements, and a scatter's
 // kernel holds neither its in-place operand nor a reader of it; legal_group adds that a bitcast (reshape) reading
 // the kernel is not written, and at most max_group_operands operands (tensors read) plus outputs (members written).
-// Seed has no group rule beyond the apart pairs.
+// Seed has no group rule beyond the apart pairs; engine (seed with rules set) has engine_group.h's.
 // Work: O(|g| W) per call. Shown by tests/core/search_presets.test.cpp against a brute-force enumerator.
 #pragma once
 

@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "detail/strategy_legality.h"
+#include "fusion/strategy.h"
 #include "fusion/time_model.h"
 #include "presets/xla_kinds.h"
 
@@ -141,12 +143,38 @@ void add_xla_data(const SearchSpace& space, const std::unordered_map<OpId, int>&
   }
 }
 
+// engine: the member facts and rule limits the group rules need (local_problem.h).
+template <std::size_t W>
+void add_engine_data(const SearchSpace& space, const detail::Producers& producers,
+                     const std::unordered_map<OpId, int>& local, LocalProblem<W>& p) {
+  const StrategyRules& rules = *space.rules;
+  p.max_operands = rules.max_group_operands;
+  p.max_live = rules.max_live_values;
+  p.horizontal = rules.horizontal;
+  p.small_bytes = rules.horizontal_small_bytes;
+  p.inputs.assign(p.ops.size(), {});
+  p.outside_elements.assign(p.ops.size(), 0);
+  for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    const FusionOp& op = space.graph.op(p.ops[i]);
+    p.elements.push_back(shape_elements(op.shape).value_or(0));
+    if (is_heavy_kind(op.kind)) p.heavy.set(i);
+    if (is_reduction_kind(op.kind)) p.reductions.set(i);
+    if (is_anchor_kind(op.kind)) p.anchors.set(i);
+    if (is_movement_kind(op.kind)) p.movement.set(i);
+    for (const OpId* in = producers.begin(p.ops[i]); in != producers.end(p.ops[i]); ++in) {
+      if (const auto it = local.find(*in); it != local.end()) p.inputs[i].set(static_cast<std::size_t>(it->second));
+      else p.outside_elements[i] = std::max(p.outside_elements[i], shape_elements(space.graph.op(*in).shape).value_or(0));
+    }
+  }
+}
+
 // The space's own data (local_problem.h): kind, limit, device, flops, tvm patterns, inductor nodes, xla facts.
 template <std::size_t W>
 void add_space_data(const SearchSpace& space, const std::unordered_map<OpId, int>& local, LocalProblem<W>& p) {
   p.kind = space.kind;
   p.max_depth = space.max_depth;
   p.hardware = space.hardware;
+  if (space.kind == SpaceKind::engine) p.max_depth = space.rules->max_group_ops;
   if (!space.timed()) return;
   p.vector_flops.assign(p.ops.size(), 0);
   p.matrix_flops.assign(p.ops.size(), 0);
@@ -270,11 +298,16 @@ std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, con
       } else if (space.apart(*in, v)) {
         p.apart[i].set(j);
         p.apart[j].set(i);
+        if (space.kind == SpaceKind::engine)
+          p.refused.push_back({it->second, static_cast<int>(j),
+                               static_cast<std::int64_t>(detail::strategy_edge_reason(space.graph.op(*in), space.graph.op(v),
+                                                                                      *space.rules, space.broadcast))});
       }
     }
   }
   for (const auto& [op, readers] : outside) p.outside_reads.push_back({space.bytes_of(op), readers});
   add_space_data(space, local, p);
+  if (space.kind == SpaceKind::engine) add_engine_data(space, producers, local, p);
   if (space.shares_buffer_pairs())
     add_pairs(readers_of(p), [&](std::size_t a, std::size_t b) { return space.may_pair(p.ops[a], p.ops[b]); }, p);
   if (space.kind == SpaceKind::xla)

@@ -17,6 +17,9 @@
 //   - inductor: besides the edges, the pairs of members that read one buffer (space.h), as edges with plan_edge
 //     -1, so a group may be joined by shared reads alone; xla: those of one iteration space (siblings) and the
 //     pairs of loop members read by one op (packable), likewise;
+//   - engine: per member whether it is heavy, a reduction, an anchor or a movement op, its output elements, the
+//     members it reads (`inputs`) and the most elements an outside producer of it has; the rule table's limits and
+//     horizontal switches; and the pairs of fusible readers of one tensor (space.h may_pair) as edges with plan_edge -1;
 //   - xla: per member its role facts (reduction, elementwise, reshape, scatter and its in-place operand), output
 //     elements, sibling key, `reach` (every member a path from it reaches, through anything), and `duplicable`
 //     (xla_duplication.h); with_duplicated() then fixes which members exist only as copies (`duplicated`) and
@@ -96,6 +99,14 @@ struct LocalProblem {
   std::vector<Mask> reach;
   Mask duplicated;                            // members that exist only as copies (with_duplicated)
   std::vector<Mask> copy_of;                  // per member: the duplicated members its group computes for it
+  // engine only (heavy, reductions, elements and max_operands above too; max_depth is max_group_ops).
+  Mask anchors, movement;                     // anchors (matmul, conv); movement kinds
+  std::vector<Mask> inputs;                   // per member: the members it reads
+  std::vector<std::uint64_t> outside_elements;  // per member: the most elements of a producer outside the part
+  std::vector<LocalEdge> refused;             // the edges apart pairs come from, plan_edge their reason (EdgeReason)
+  std::int64_t max_live = 0;                  // max_live_values, 0 for none
+  bool horizontal = false;                    // rules.horizontal
+  std::uint64_t small_bytes = 0;              // rules.horizontal_small_bytes
 };
 
 // position: op -> its index in the topological order.

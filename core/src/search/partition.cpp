@@ -336,7 +336,7 @@ template <std::size_t W>
 std::uint64_t bound_score(const LocalProblem<W>& p, const Partition<W>& partition, const std::vector<Bits<W>>& separated) {
   if (p.kind == SpaceKind::xla) return xla_bound_score(p, partition, separated);
   const std::vector<std::uint64_t> extra = split_bytes(p, partition, separated);
-  if (p.kind == SpaceKind::seed) {
+  if (p.kind == SpaceKind::seed || p.kind == SpaceKind::engine) {  // bytes: the seed bound
     std::uint64_t total = bytes(p, partition);
     for (std::uint64_t added : extra) total = detail::saturating_add(total, added);
     return total;

@@ -87,7 +87,7 @@ template <std::size_t W>
 std::uint64_t time_ps(const LocalProblem<W>& p, const Partition<W>& partition);
 template <std::size_t W>
 std::uint64_t score(const LocalProblem<W>& p, const Partition<W>& partition) {
-  return p.kind == SpaceKind::seed ? bytes(p, partition) : time_ps(p, partition);
+  return p.kind == SpaceKind::seed || p.kind == SpaceKind::engine ? bytes(p, partition) : time_ps(p, partition);
 }
 template <std::size_t W>
 std::uint64_t bound_score(const LocalProblem<W>& p, const Partition<W>& partition, const std::vector<Bits<W>>& separated);

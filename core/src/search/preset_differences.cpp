@@ -29,18 +29,18 @@ std::string group_rule(const FusionPlan& plan, OpId x) {
 }
 
 std::string why(const FusionGraph& g, std::string_view who, const FusionPlan& greedy, const EdgeDecision& e,
-                EdgeReason searched_reason) {
+                EdgeReason searched_reason, std::string_view best) {
   const std::string edge = op_name(g, e.producer) + " → " + op_name(g, e.consumer);
   if (e.fused)
     return std::string(who) + " fused " + edge + " into one kernel" + group_rule(greedy, e.consumer) +
-           "; the fastest plan keeps them apart (" + std::string(to_string(searched_reason)) + ")";
-  return std::string(who) + " left " + edge + " apart (" + meaning(g, e) + "); the fastest plan fuses them";
+           "; " + std::string(best) + " keeps them apart (" + std::string(to_string(searched_reason)) + ")";
+  return std::string(who) + " left " + edge + " apart (" + meaning(g, e) + "); " + std::string(best) + " fuses them";
 }
 
 }  // namespace
 
 void explain_preset_differences(const FusionGraph& graph, std::string_view who, const FusionPlan& greedy_plan,
-                                const FusionPlan& searched, SearchCertificate& into) {
+                                const FusionPlan& searched, SearchCertificate& into, std::string_view best) {
   into.differences.clear();
   into.differences_total = 0;
   for (std::size_t k = 0; k < greedy_plan.edges.size(); ++k) {
@@ -48,7 +48,7 @@ void explain_preset_differences(const FusionGraph& graph, std::string_view who, 
     const EdgeDecision& now = searched.edges[k];
     if (now.fused == e.fused) continue;
     if (++into.differences_total > static_cast<std::int64_t>(kMaxExplainedDifferences)) continue;
-    into.differences.push_back({e.producer, e.consumer, e.fused, why(graph, who, greedy_plan, e, now.reason)});
+    into.differences.push_back({e.producer, e.consumer, e.fused, why(graph, who, greedy_plan, e, now.reason, best)});
   }
 }
 

@@ -60,6 +60,20 @@ Partition<W> greedy_partition(const LocalProblem<W>& p, const detail::Grouping& 
   });
 }
 
+// engine: the reason the verifier accepts for a fusible edge between groups a and b that the plan leaves cut:
+// the rule table's reason for an edge between them that it refuses on its own (any such reason fits), `anchor` for two heavy ops, `limit`
+// for max_group_ops passed, else `cycle` (docs/strategies.md: an edge legal on its own that the groups refuse).
+template <std::size_t W>
+EdgeReason engine_cut_reason(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b) {
+  for (const LocalEdge& e : p.refused) {
+    const auto u = static_cast<std::size_t>(e.producer), v = static_cast<std::size_t>(e.consumer);
+    if ((a.test(u) && b.test(v)) || (a.test(v) && b.test(u))) return static_cast<EdgeReason>(e.plan_edge);
+  }
+  if (((a | b) & p.heavy).several()) return EdgeReason::anchor;
+  if (p.max_depth > 0 && (a | b).count() > p.max_depth) return EdgeReason::limit;
+  return EdgeReason::cycle;
+}
+
 // Why a fusible edge between groups a and b stays cut in a maximal partition (search.h, step 4): under seed
 // `shape` when a shape-apart pair lies between them, else `cycle`; under a timed space `limit` when together they
 // pass the limit, `cycle` when they could form one group, else (they could not) `post_dominator` under tvm and
@@ -67,6 +81,7 @@ Partition<W> greedy_partition(const LocalProblem<W>& p, const detail::Grouping& 
 template <std::size_t W>
 EdgeReason cut_reason(const LocalProblem<W>& p, const Bits<W>& a, const Bits<W>& b) {
   if (p.kind == SpaceKind::seed) return has_apart_pair(p, a, b) ? EdgeReason::shape : EdgeReason::cycle;
+  if (p.kind == SpaceKind::engine) return engine_cut_reason(p, a, b);
   if (p.max_depth > 0 && (a | b).count() > p.max_depth) return EdgeReason::limit;
   if (may_join(p, a, b) && legal_group(p, a | b)) return EdgeReason::cycle;
   return p.kind == SpaceKind::tvm ? EdgeReason::post_dominator : EdgeReason::range;
@@ -353,7 +368,7 @@ SearchOutcome search_plan(const SearchSpace& space, const detail::Producers& pro
   c.status = bound + tolerance >= out.expected_score ? "optimal" : "bounded";
   if (space.timed()) {
     replace_rules(s, out.grouping);  // differences: the caller's, once the plan is priced (preset_differences.h)
-  } else {
+  } else if (space.kind == SpaceKind::seed) {  // engine: the caller's, against greedy's packed plan
     explain_differences(space.graph, producers, space.consumers, order, options.broadcast, greedy,
                         out.grouping.representative, c);
   }

@@ -2,6 +2,7 @@
 #include "search/space.h"
 
 #include "detail/legality.h"
+#include "detail/strategy_legality.h"
 #include "presets/tvm_patterns.h"
 #include "presets/xla_kinds.h"
 
@@ -54,6 +55,14 @@ bool xla_apart(const SearchSpace& s, OpId p, OpId c) {
   if (s.graph.op(p).kind == OpKind::concat && b == XlaRole::reduction) return true;
   if (a != XlaRole::reduction) return false;
   return b != XlaRole::loop || !is_fusible(consumer.kind) || elements_of(consumer) != elements_of(s.graph.op(p));
+}
+
+// engine: may the rules let this op share a group (the verifier's kind check)?
+bool engine_member(const FusionOp& op, const StrategyRules& r) {
+  if (op.is_source()) return false;
+  if (is_loop_kind(op.kind, r)) return true;
+  if (is_anchor_kind(op.kind)) return r.epilogue;
+  return is_reduction_kind(op.kind) && (r.reduction_prologue || r.reduction_epilogue);
 }
 
 }  // namespace
@@ -109,6 +118,7 @@ bool SearchSpace::fusible_node(OpId x) const {
     case SpaceKind::seed: return !graph.op(x).is_source();
     case SpaceKind::tvm: return !graph.op(x).is_source() && presets::tvm_pattern(graph.op(x).kind) != TvmPattern::opaque;
     case SpaceKind::xla: return !graph.op(x).is_source() && presets::xla_role(graph, x) != presets::XlaRole::own_kernel;
+    case SpaceKind::engine: return engine_member(graph.op(x), *rules);
     case SpaceKind::inductor: break;
   }
   const InductorNode node = lowered->node[x];
@@ -121,6 +131,8 @@ bool SearchSpace::apart(OpId p, OpId c) const {
     case SpaceKind::tvm: return tvm_apart(*this, p, c);
     case SpaceKind::inductor: return inductor_apart(*this, p, c);
     case SpaceKind::xla: return xla_apart(*this, p, c);
+    case SpaceKind::engine:
+      return detail::strategy_edge_reason(graph.op(p), graph.op(c), *rules, broadcast) != EdgeReason::none;
   }
   return true;
 }
@@ -131,12 +143,17 @@ bool SearchSpace::fusible(OpId p, OpId c) const {
     case SpaceKind::tvm:
       return fusible_node(p) && fusible_node(c) && graph.op(p).region == graph.op(c).region && !apart(p, c);
     case SpaceKind::inductor:
-    case SpaceKind::xla: return !apart(p, c);
+    case SpaceKind::xla:
+    case SpaceKind::engine: return !apart(p, c);
   }
   return false;
 }
 
 bool SearchSpace::may_pair(OpId a, OpId b) const {
+  if (kind == SpaceKind::engine)  // only loop groups join horizontally; siblings need one element count
+    return fusible_node(a) && fusible_node(b) && graph.op(a).region == graph.op(b).region &&
+           !is_heavy_kind(graph.op(a).kind) && !is_heavy_kind(graph.op(b).kind) &&
+           (rules->horizontal_small_bytes > 0 || detail::element_count(graph.op(a)) == detail::element_count(graph.op(b)));
   if (kind == SpaceKind::xla)
     return graph.op(a).region == graph.op(b).region && same_iteration_space(sibling_key(a), sibling_key(b));
   if (!fusible_node(a) || !fusible_node(b) || region_of(*this, a) != region_of(*this, b)) return false;

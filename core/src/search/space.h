@@ -25,6 +25,22 @@
 //     have one iteration space (multi-output sibling fusion, `siblings`) or are loop ops of one element count and
 //     size read by one op (horizontal loop fusion, `packable`); a reshape (bitcast) and a scatter pair with
 //     nothing. Recomputation (priority fusion's duplication) is the search's choice too (xla_duplication.h).
+//   engine: seed with rules set, recompute none (the shared rule engine, docs/strategies.md; objective bytes_fused).
+//     A node is fusible when the rules let it share a group (not a source; a loop kind, an anchor under epilogue, a
+//     reduction under reduction_prologue or reduction_epilogue). apart: detail::strategy_edge_reason refuses the
+//     edge on its own (each such refusal holds for every group holding both ends: the verifier's kind, anchor,
+//     prologue, epilogue, layout and shape checks). With rules.horizontal or horizontal_small_bytes two fusible
+//     readers of one tensor in one region, neither heavy, of one element count unless horizontal_small_bytes is set,
+//     may be merged too (may_pair); group_rules.h says when the group they form is legal.
+//     Small-kernel packing is not searched, and needs not be: under bytes, split any legal group into its
+//     data-connected components (members joined by inside edges or by reading one tensor). Components share no
+//     input and no edge, so the group's bytes are the sum of theirs; each stays legal (one heavy op at most, the
+//     anchor, prologue and epilogue shapes and the shape rule look at inside edges only, which the split keeps; an
+//     epilogue's outside reads are unchanged, as no edge joins two components; a part's bytes and the joins of
+//     the horizontal rule are unchanged; max_group_ops, max_group_operands and max_live_values only shrink, as
+//     inputs, outputs and members read twice split between the components), and acyclic (a path from one component
+//     to another through outside ops and back would be a cycle through the unsplit group). So the fewest bytes over
+//     plans whose groups are data-connected is the fewest over all legal plans.
 // The group rules that depend on the whole group (tvm: one root, max_depth, a kOutEWiseFusable op's epilogue;
 // inductor: one range, one template and its epilogue, max_group_ops; xla: reductions and their epilogues,
 // scatters, bitcasts and max_group_operands) are group_rules.h's.
@@ -41,7 +57,7 @@
 
 namespace fusion::search {
 
-enum class SpaceKind : std::uint8_t { seed, tvm, inductor, xla };
+enum class SpaceKind : std::uint8_t { seed, tvm, inductor, xla, engine };
 
 // A kernel's time in whole picoseconds, rounded down (saturating): the unit a timed space compares in.
 inline std::uint64_t kernel_ps(double us) {
@@ -70,8 +86,9 @@ struct SearchSpace {
   const FusionGraph* original = nullptr;             // inductor: the planned graph
   const presets::SchedulerGraph* lowered = nullptr;  // inductor: its lowering
   std::int64_t max_operands = 0;                     // xla: max_group_operands (0 for no limit)
+  const StrategyRules* rules = nullptr;              // engine: the rule table
 
-  bool timed() const { return kind != SpaceKind::seed; }
+  bool timed() const { return kind != SpaceKind::seed && kind != SpaceKind::engine; }
   OpId plan_op(OpId x) const { return lowered ? lowered->original[x] : x; }  // the op of the plan
   std::uint64_t bytes_of(OpId x) const;  // its output's bytes
   bool marked_output(OpId x) const;      // `output: true`
@@ -79,8 +96,11 @@ struct SearchSpace {
   bool fusible_node(OpId x) const;       // may it share a group at all (a source never does)
   bool apart(OpId p, OpId c) const;      // may the two ends of edge p -> c never share a group?
   bool fusible(OpId p, OpId c) const;    // may the search merge edge p -> c?
-  bool shares_buffer_pairs() const { return kind == SpaceKind::inductor || kind == SpaceKind::xla; }
-  bool may_pair(OpId a, OpId b) const;   // may two readers of one buffer be merged (inductor; xla: siblings)?
+  bool shares_buffer_pairs() const {
+    return kind == SpaceKind::inductor || kind == SpaceKind::xla ||
+           (kind == SpaceKind::engine && (rules->horizontal || rules->horizontal_small_bytes > 0));
+  }
+  bool may_pair(OpId a, OpId b) const;   // may two readers of one buffer be merged (inductor; xla: siblings; engine)?
   SiblingKey sibling_key(OpId x) const;  // xla
   bool packable(OpId a, OpId b) const;   // xla: may two ops read by one op be merged (horizontal loop fusion)?
 };

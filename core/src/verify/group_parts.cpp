@@ -2,9 +2,10 @@
 //
 // Its parts are the sets of members connected by edges inside the group. Without horizontal fusion
 // (rules.horizontal off and horizontal_small_bytes 0) a group is one part. With it, the parts must be
-// joined by horizontal merges: two parts join when both read one tensor from outside (rules.horizontal)
-// or when each moves at most horizontal_small_bytes on its own (its external inputs read plus its members
-// the group writes); every part must join the others. Recomputation may come after those merges, so a
+// joined by horizontal merges, which join loop groups only: a group of two or more parts holds no heavy op
+// (matmul, conv, reduction); two parts join when they read one tensor from outside by members of one element
+// count (rules.horizontal: sibling fusion) or when each moves at most horizontal_small_bytes on its own (its
+// external inputs read plus its members the group writes); every part must join the others. Recomputation may come after those merges, so a
 // part is measured as it was before: a recomputed copy counts as a tensor its readers read, and the copy's
 // own inputs do not count. horizontal_max_ops bounds a horizontal merge when it
 // happens, but later vertical merges may grow the group, so only max_group_ops is checked on the result.
@@ -12,7 +13,9 @@
 // outputs, max_live_values those plus the members read by two or more members.
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
+#include "fusion/strategy.h"
 #include "verify/context.h"
 
 namespace fusion::verifier {
@@ -49,21 +52,28 @@ void check_horizontal(Context& c, const FusionGroup& group, UnionFind& parts) {
     return is_recomputed(group, x);
   };
   std::vector<std::pair<std::size_t, OpId>> reads;  // (part root, input from outside or a copy), distinct
+  std::vector<std::tuple<OpId, std::uint64_t, std::size_t>> by_input;  // (input, its reader's elements, part root)
+  std::ptrdiff_t heavy = -1;
   for (std::size_t j = 0; j < group.ops.size(); ++j) {
     if (copy(group.ops[j])) continue;
+    const FusionOp& op = c.g.op(group.ops[j]);
+    if (is_heavy_kind(op.kind)) heavy = static_cast<std::ptrdiff_t>(j);
     for (OpId in : c.producers[static_cast<std::size_t>(group.ops[j])])
-      if (!c.holds(group.id, in) || copy(in)) reads.push_back({parts.find(j), in});
+      if (!c.holds(group.id, in) || copy(in)) {
+        reads.push_back({parts.find(j), in});
+        by_input.emplace_back(in, shape_elements(op.shape).value_or(0), parts.find(j));
+      }
   }
   std::sort(reads.begin(), reads.end());
   reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
   const std::vector<std::uint64_t> bytes = part_bytes(c, group, parts, reads);
   UnionFind joined(group.ops.size());
   if (c.rules.horizontal) {
-    std::vector<std::pair<OpId, std::size_t>> by_input;
-    for (const auto& [part, in] : reads) by_input.push_back({in, part});
     std::sort(by_input.begin(), by_input.end());
     for (std::size_t i = 1; i < by_input.size(); ++i)
-      if (by_input[i].first == by_input[i - 1].first) joined.join(by_input[i].second, by_input[i - 1].second);
+      if (std::get<0>(by_input[i]) == std::get<0>(by_input[i - 1]) &&
+          std::get<1>(by_input[i]) == std::get<1>(by_input[i - 1]))
+        joined.join(std::get<2>(by_input[i]), std::get<2>(by_input[i - 1]));
   }
   const std::uint64_t small = c.rules.horizontal_small_bytes;
   std::ptrdiff_t first_small = -1;
@@ -75,11 +85,19 @@ void check_horizontal(Context& c, const FusionGroup& group, UnionFind& parts) {
       first_small = static_cast<std::ptrdiff_t>(j);
   }
   for (std::size_t j = 0; j < group.ops.size(); ++j)
+    if (heavy >= 0 && parts.find(j) != parts.find(static_cast<std::size_t>(heavy)))
+      return c.fail("disconnected",
+                    "group " + std::to_string(group.id) + " joins " +
+                        op_text(c.g, group.ops[static_cast<std::size_t>(heavy)]) + " and " + op_text(c.g, group.ops[j]) +
+                        ", which no edge inside the group connects; horizontal fusion joins loop groups only",
+                    group.id, group.ops[j]);
+  for (std::size_t j = 0; j < group.ops.size(); ++j)
     if (joined.find(parts.find(j)) != joined.find(parts.find(0)))
       return c.fail("disconnected",
                     "group " + std::to_string(group.id) + " joins the parts of " +
                         op_text(c.g, group.ops.front()) + " and " + op_text(c.g, group.ops[j]) +
-                        ", which neither read a shared input (horizontal) nor each move at most " +
+                        ", which neither read a shared input by members of one element count (horizontal) nor each "
+                        "move at most " +
                         std::to_string(small) + " bytes (horizontal_small_bytes)",
                     group.id, group.ops[j]);
 }
