@@ -357,6 +357,21 @@ TEST_SUITE("verifier: reductions") {
     CHECK(codes(g, preset("tvm"), Hand{{{"x"}, {"t"}, {"r", "e"}}}) == Codes{"multi_pass"});
   }
 
+  TEST_CASE("multi_pass: a side input of the epilogue is an epilogue member too") {
+    const FusionGraph g = graph_from(R"({"ops": [
+      {"name": "x", "kind": "input",      "shape": [8, 16], "dtype": "f32"},
+      {"name": "t", "kind": "input",      "shape": [2, 8], "dtype": "f32"},
+      {"name": "s", "kind": "input",      "shape": [8], "dtype": "f32"},
+      {"name": "r", "kind": "reduce_sum", "inputs": ["x"], "shape": [8], "dtype": "f32"},
+      {"name": "y", "kind": "slice",      "inputs": ["t"], "shape": [8], "dtype": "f32"},
+      {"name": "n", "kind": "neg",        "inputs": ["s"], "shape": [8], "dtype": "f32"},
+      {"name": "e", "kind": "add",        "inputs": ["r", "y"], "shape": [8], "dtype": "f32"},
+      {"name": "f", "kind": "add",        "inputs": ["r", "n"], "shape": [8], "dtype": "f32"}]})");
+    // y reads t (16 elements) from outside: greedy refuses it beside the reduction's epilogue; n reads 8.
+    CHECK(codes(g, preset("tvm"), Hand{{{"x"}, {"t"}, {"s"}, {"r", "y", "e", "n", "f"}}}) == Codes{"multi_pass"});
+    CHECK(codes(g, preset("tvm"), Hand{{{"x"}, {"t"}, {"s"}, {"y"}, {"r", "e", "n", "f"}}}) == Codes{});
+  }
+
   TEST_CASE("a prologue fuses under reduction_prologue, its edge into the reduction not shape-checked") {
     const FusionGraph g = graph_from(kPrologue);
     CHECK(codes(g, preset("xla"), Hand{{{"x"}, {"a", "r"}}}) == Codes{});

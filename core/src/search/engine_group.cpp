@@ -7,11 +7,12 @@
 namespace fusion::search {
 namespace {
 
-// Members of g reachable from `from` along edges inside g, downstream (consumers) or upstream (inputs).
+// Members of g reachable from `from` (members) along edges inside g, downstream (consumers) or upstream (inputs).
 template <std::size_t W>
-Bits<W> reach_in(const LocalProblem<W>& p, const Bits<W>& g, std::size_t from, bool downstream) {
+Bits<W> reach_in(const LocalProblem<W>& p, const Bits<W>& g, const Bits<W>& from, bool downstream) {
   const std::vector<Bits<W>>& next = downstream ? p.consumers : p.inputs;
-  Bits<W> seen, frontier = next[from] & g;
+  Bits<W> seen, frontier;
+  from.each([&](std::size_t s) { frontier |= next[s] & g; });
   while (frontier.any()) {
     seen |= frontier;
     Bits<W> more;
@@ -30,13 +31,16 @@ bool written(const LocalProblem<W>& p, const Bits<W>& g, std::size_t i) {
 template <std::size_t W>
 bool reduction_ok(const LocalProblem<W>& p, const Bits<W>& g, std::size_t r) {
   const std::uint64_t reduced = p.elements[r];
+  const Bits<W> reduction = Bits<W>::of(r);
+  const Bits<W> prologue = reach_in(p, g, reduction, false);
+  const Bits<W> after = reach_in(p, g, reduction, true);
+  const Bits<W> epilogue = after | reach_in(p, g, after, false).minus(prologue).minus(reduction);  // with side inputs
   bool ok = true;
-  reach_in(p, g, r, true).each([&](std::size_t x) {
+  epilogue.each([&](std::size_t x) {
     ok = ok && p.elements[x] == reduced && p.outside_elements[x] <= reduced;
     p.inputs[x].minus(g).each([&](std::size_t in) { ok = ok && p.elements[in] <= reduced; });
   });
-  const Bits<W> prologue = reach_in(p, g, r, false);
-  prologue.each([&](std::size_t x) { ok = ok && (p.consumers[x] & g).minus(prologue).minus(Bits<W>::of(r)) == Bits<W>{}; });
+  prologue.each([&](std::size_t x) { ok = ok && (p.consumers[x] & g).minus(prologue).minus(reduction) == Bits<W>{}; });
   return ok;
 }
 

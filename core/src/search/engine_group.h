@@ -6,8 +6,8 @@
 // (group_rules.h may_join): at most one heavy op; an anchor with no movement op beside it and no producer of it in g;
 // at most max_group_ops members. (Edges the rule table refuses on their own are apart pairs, local_problem.h.)
 // engine_legal(g): may g be a group of a legal plan: engine_monotone_ok, and for its reduction r
-//   - epilogue (members r reaches along edges inside g): r's element count, reading nothing with more elements from
-//     outside g;
+//   - epilogue (members r reaches along edges inside g, and side inputs reaching those but not r): r's element
+//     count, reading nothing with more elements from outside g;
 //   - prologue (members reaching r inside g): read inside g by r or other prologue members only (the reduction reads
 //     them in full);
 // at most max_group_operands operands (distinct tensors read from outside g plus members written) and at most

@@ -1,8 +1,8 @@
 // verify/group_kinds.cpp — what a multi-op group may hold (docs/strategies.md, "Group shapes under the
 // rules"): loop kinds (elementwise and the movement kinds the rules list) plus at most one heavy op, allowed
 // by its rule; an anchor with no producer inside the group and no movement op beside it (its epilogue is
-// elementwise); a reduction's epilogue (members reachable from it) on the reduced iteration space and reading
-// nothing larger from outside, its prologue (members reaching it) with no transpose feeding it directly and
+// elementwise); a reduction's epilogue (members reachable from it, and side inputs reaching those but not it) on
+// the reduced iteration space and reading nothing larger from outside, its prologue (members reaching it) with no transpose feeding it directly and
 // no consumer inside the group but the reduction's other prologue members; one region; and the shape rule
 // (docs/design.md §5) on every inside edge without a movement end and not into a reduction.
 #include <algorithm>
@@ -77,14 +77,14 @@ void check_inner_shapes(Context& c, const FusionGroup& group, const std::vector<
   }
 }
 
-// Positions reachable from `start` along inner edges, forward (downstream) or backward (upstream).
-std::vector<std::size_t> reach(std::size_t members, const std::vector<InnerEdge>& edges, std::size_t start,
-                               bool forward) {
+// Positions reachable from `starts` along inner edges, forward (downstream) or backward (upstream); a start is in
+// the answer only when reachable from another.
+std::vector<std::size_t> reach(std::size_t members, const std::vector<InnerEdge>& edges,
+                               std::vector<std::size_t> starts, bool forward) {
   std::vector<std::vector<std::size_t>> next(members);
   for (const auto& [from, to] : edges) forward ? next[from].push_back(to) : next[to].push_back(from);
   std::vector<char> seen(members, 0);
-  std::vector<std::size_t> stack = {start}, out;
-  seen[start] = 1;
+  std::vector<std::size_t> stack = std::move(starts), out;
   while (!stack.empty()) {
     const std::size_t j = stack.back();
     stack.pop_back();
@@ -162,16 +162,22 @@ void check_prologue_readers(Context& c, const FusionGroup& group, std::size_t r,
              group.id, group.ops[to]);
 }
 
+// Prologue: the members reaching the reduction. Epilogue: the members it reaches, and the side inputs that reach
+// those without reaching the reduction (greedy joins both through the epilogue rule).
 void check_reduction(Context& c, const FusionGroup& group, std::size_t r,
                      const std::vector<InnerEdge>& edges) {
   const OpId reduction = group.ops[r];
-  for (std::size_t j : reach(group.ops.size(), edges, r, true))
-    check_epilogue_member(c, group, reduction, group.ops[j]);
   std::vector<char> prologue(group.ops.size(), 0);
-  for (std::size_t j : reach(group.ops.size(), edges, r, false)) {
+  for (std::size_t j : reach(group.ops.size(), edges, {r}, false)) {
     prologue[j] = 1;
     check_prologue_member(c, group, reduction, group.ops[j]);
   }
+  std::vector<std::size_t> epilogue = reach(group.ops.size(), edges, {r}, true);
+  for (std::size_t j : reach(group.ops.size(), edges, epilogue, false))  // the side inputs
+    if (j != r && !prologue[j]) epilogue.push_back(j);
+  std::sort(epilogue.begin(), epilogue.end());
+  epilogue.erase(std::unique(epilogue.begin(), epilogue.end()), epilogue.end());
+  for (std::size_t j : epilogue) check_epilogue_member(c, group, reduction, group.ops[j]);
   check_prologue_readers(c, group, r, prologue, edges);
 }
 
