@@ -98,7 +98,7 @@ test('tvm: the fastest plan FuseOps allows, with a time certificate, verified, a
   assert.equal(refused.error.code, 'invalid_options');
   assert.match(
     refused.error.message,
-    /'seed' \(with every rule off\), 'tvm', 'inductor' and 'xla' \(with all three passes\) so far/,
+    /'seed' \(with recompute none\), 'tvm', 'inductor' and 'xla' \(with all three passes\) so far/,
   );
 });
 
