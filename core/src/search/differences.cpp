@@ -5,6 +5,7 @@
 
 #include "detail/legality.h"
 #include "search/op_name.h"
+#include "search/union_find.h"
 
 namespace fusion::search {
 namespace {
@@ -18,18 +19,6 @@ struct Edge {
 struct Replay {
   std::vector<Edge> merges;
   std::vector<std::int64_t> turn;
-};
-
-struct UnionFind {
-  std::vector<OpId> parent;
-  explicit UnionFind(std::size_t n) : parent(n) {
-    for (std::size_t x = 0; x < n; ++x) parent[x] = static_cast<OpId>(x);
-  }
-  OpId find(OpId x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  }
-  void join(OpId a, OpId b) { parent[find(a)] = find(b); }
 };
 
 // Ops of each group as compressed rows by representative.
@@ -65,7 +54,7 @@ Replay replay_greedy(const detail::Producers& producers, const std::vector<OpId>
                      const detail::Grouping& greedy) {
   Replay r;
   r.turn.assign(producers.ids.size(), 0);
-  UnionFind groups(order.size());
+  UnionFind<OpId> groups(order.size());
   for (OpId v : order)
     for (std::int64_t e = producers.offsets[v]; e < producers.offsets[v + 1]; ++e) {
       const OpId u = producers.ids[static_cast<std::size_t>(e)];
@@ -79,7 +68,7 @@ Replay replay_greedy(const detail::Producers& producers, const std::vector<OpId>
 
 Prefix prefix(const Context& c, std::int64_t k) {
   const std::size_t n = c.g.size();
-  UnionFind groups(n);
+  UnionFind<OpId> groups(n);
   for (std::int64_t i = 0; i < k; ++i) groups.join(c.replay.merges[i].producer, c.replay.merges[i].consumer);
   Prefix p;
   p.rep.resize(n);
@@ -167,7 +156,7 @@ std::string why_cut(const Context& c, const Edge& e, std::int64_t& culprit) {
 // The 1-based merge after which u and v share a group, per edge (all fused by greedy).
 std::vector<std::int64_t> joining_merges(const Context& c, const std::vector<Edge>& edges) {
   std::vector<std::int64_t> out(edges.size(), 0);
-  UnionFind groups(c.g.size());
+  UnionFind<OpId> groups(c.g.size());
   std::size_t left = edges.size();
   for (std::size_t i = 0; i < c.replay.merges.size() && left > 0; ++i) {
     groups.join(c.replay.merges[i].producer, c.replay.merges[i].consumer);

@@ -2,7 +2,8 @@
 #include "search/engine_group.h"
 
 #include <algorithm>
-#include <numeric>
+
+#include "search/union_find.h"
 
 namespace fusion::search {
 namespace {
@@ -57,15 +58,7 @@ bool within_limits(const LocalProblem<W>& p, const Bits<W>& g) {
   return (p.max_operands <= 0 || operands <= p.max_operands) && (p.max_live <= 0 || operands + shared <= p.max_live);
 }
 
-struct Roots {
-  std::vector<std::size_t> root;
-  explicit Roots(std::size_t n) : root(n) { std::iota(root.begin(), root.end(), std::size_t{0}); }
-  std::size_t find(std::size_t x) {
-    while (root[x] != x) x = root[x] = root[root[x]];
-    return x;
-  }
-  void join(std::size_t a, std::size_t b) { root[find(a)] = find(b); }
-};
+using Roots = UnionFind<std::size_t>;
 
 // Joins the parts of the readers of one element count of one tensor that g's members read from outside g
 // (rules.horizontal: sibling fusion).

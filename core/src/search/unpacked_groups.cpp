@@ -1,23 +1,15 @@
 // search/unpacked_groups.cpp — greedy's groups split into data-connected components (unpacked_groups.h).
 #include "search/unpacked_groups.h"
 
-#include <numeric>
+#include "search/union_find.h"
 
 namespace fusion::search {
 
 detail::Grouping data_connected(const SearchSpace& space, const detail::Producers& producers,
                                 const detail::Grouping& greedy) {
   const std::size_t n = space.graph.size();
-  std::vector<OpId> root(n);
-  std::iota(root.begin(), root.end(), OpId{0});
-  const auto find = [&root](OpId x) {
-    while (root[x] != x) x = root[x] = root[root[x]];
-    return x;
-  };
-  const auto join = [&](OpId a, OpId b) {
-    const OpId x = find(a), y = find(b);
-    root[std::max(x, y)] = std::min(x, y);
-  };
+  UnionFind<OpId> components(n);
+  const auto join = [&](OpId a, OpId b) { components.join(a, b); };
   const std::vector<OpId>& rep = greedy.representative;
   for (std::size_t v = 0; v < n; ++v)
     for (const OpId* in = producers.begin(static_cast<OpId>(v)); in != producers.end(static_cast<OpId>(v)); ++in)
@@ -34,7 +26,16 @@ detail::Grouping data_connected(const SearchSpace& space, const detail::Producer
       }
     }
   detail::Grouping out = greedy;
-  for (std::size_t x = 0; x < n; ++x) out.representative[x] = rep[x] < 0 ? -1 : find(static_cast<OpId>(x));
+  std::vector<OpId> smallest(n, -1);  // per component root: its smallest op, the representative
+  for (std::size_t x = 0; x < n; ++x) {
+    if (rep[x] < 0) {
+      out.representative[x] = -1;
+      continue;
+    }
+    OpId& first = smallest[static_cast<std::size_t>(components.find(static_cast<OpId>(x)))];
+    if (first < 0) first = static_cast<OpId>(x);
+    out.representative[x] = first;
+  }
   return out;
 }
 
