@@ -8,21 +8,6 @@
 namespace fusion::search {
 namespace {
 
-// Members of g reachable from `from` (members) along edges inside g, downstream (consumers) or upstream (inputs).
-template <std::size_t W>
-Bits<W> reach_in(const LocalProblem<W>& p, const Bits<W>& g, const Bits<W>& from, bool downstream) {
-  const std::vector<Bits<W>>& next = downstream ? p.consumers : p.inputs;
-  Bits<W> seen, frontier;
-  from.each([&](std::size_t s) { frontier |= next[s] & g; });
-  while (frontier.any()) {
-    seen |= frontier;
-    Bits<W> more;
-    frontier.each([&](std::size_t s) { more |= next[s] & g; });
-    frontier = more.minus(seen);
-  }
-  return seen;
-}
-
 // Is member i written when g is its group (a forced write, or read by a member outside g)?
 template <std::size_t W>
 bool written(const LocalProblem<W>& p, const Bits<W>& g, std::size_t i) {
@@ -33,9 +18,9 @@ template <std::size_t W>
 bool reduction_ok(const LocalProblem<W>& p, const Bits<W>& g, std::size_t r) {
   const std::uint64_t reduced = p.elements[r];
   const Bits<W> reduction = Bits<W>::of(r);
-  const Bits<W> prologue = reach_in(p, g, reduction, false);
-  const Bits<W> after = reach_in(p, g, reduction, true);
-  const Bits<W> epilogue = after | reach_in(p, g, after, false).minus(prologue).minus(reduction);  // with side inputs
+  const Bits<W> prologue = reach_within(p.inputs, g, reduction);
+  const Bits<W> after = reach_within(p.consumers, g, reduction);
+  const Bits<W> epilogue = after | reach_within(p.inputs, g, after).minus(prologue).minus(reduction);  // with side inputs
   bool ok = true;
   epilogue.each([&](std::size_t x) {
     ok = ok && p.elements[x] == reduced && p.outside_elements[x] <= reduced;

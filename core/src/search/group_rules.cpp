@@ -8,19 +8,6 @@
 namespace fusion::search {
 namespace {
 
-// Members of g reachable from member `from` along edges inside g.
-template <std::size_t W>
-Bits<W> reach_inside(const LocalProblem<W>& p, const Bits<W>& g, std::size_t from) {
-  Bits<W> seen, frontier = p.direct[from] & g;
-  while (frontier.any()) {
-    seen |= frontier;
-    Bits<W> next;
-    frontier.each([&](std::size_t s) { next |= p.direct[s] & g; });
-    frontier = next.minus(seen);
-  }
-  return seen;
-}
-
 // tvm: the conditions of may_join that concern one set alone.
 template <std::size_t W>
 bool tvm_monotone_ok(const LocalProblem<W>& p, const Bits<W>& g) {
@@ -29,7 +16,7 @@ bool tvm_monotone_ok(const LocalProblem<W>& p, const Bits<W>& g) {
   const Bits<W> anchor = g & p.out_ewise;
   if (!anchor.any()) return true;
   bool ok = true;
-  reach_inside(p, g, anchor.first()).each([&](std::size_t s) { ok = ok && p.pattern[s] <= presets::TvmPattern::broadcast; });
+  reach_within(p.direct, g, Bits<W>::of(anchor.first())).each([&](std::size_t s) { ok = ok && p.pattern[s] <= presets::TvmPattern::broadcast; });
   return ok;
 }
 

@@ -115,6 +115,21 @@ std::optional<LocalProblem<W>> build_local_problem(const SearchSpace& space, con
                                                    const std::vector<OpId>& members,
                                                    const std::vector<std::int64_t>& position);
 
+// Members of g reachable from the members `from` along `next` (consumers or direct: downstream; inputs: upstream)
+// inside g; a member of `from` is in the answer only when reachable from one.
+template <std::size_t W>
+Bits<W> reach_within(const std::vector<Bits<W>>& next, const Bits<W>& g, const Bits<W>& from) {
+  Bits<W> seen, frontier;
+  from.each([&](std::size_t s) { frontier |= next[s] & g; });
+  while (frontier.any()) {
+    seen |= frontier;
+    Bits<W> more;
+    frontier.each([&](std::size_t s) { more |= next[s] & g; });
+    frontier = more.minus(seen);
+  }
+  return seen;
+}
+
 // Pairs of members listed together (readers of one buffer, members read by one op, readers of one copy) that
 // accepts(a, b) (local indices) accepts, each with the next kSharedBufferWindow of its list (space.h), appended to
 // p.edges with plan_edge -1, without repeating a pair already there.
