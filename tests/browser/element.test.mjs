@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { runCli } from '../wasm/native-cli.mjs';
-import { openSite, openPage, shot, root } from './page-helpers.mjs';
+import { openSite, openPage, closePage, shot, root } from './page-helpers.mjs';
 
 let site;
 before(async () => {
@@ -105,8 +105,8 @@ test(
     );
     await shot(page, 'element-demo');
     assert.deepEqual([...page.problems, ...full.problems], []);
-    await page.context().close();
-    await full.context().close();
+    await closePage(page);
+    await closePage(full);
   },
 );
 
@@ -160,7 +160,7 @@ test(
     assert.match(small.status, /^9 ops/);
     assert.deepEqual([small.canvas, small.svgOps], [0, 9]);
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -198,7 +198,7 @@ test(
       ),
       /Not planned: .*nope/,
     );
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -220,7 +220,7 @@ test(
       cliNumbers(readFileSync(root('web/public/element-demo-graph.json'), 'utf8')).unfused,
       'the option changed the numbers',
     );
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -284,7 +284,7 @@ test(
     assert.equal(await box.inputValue(), original);
     assert.deepEqual(await numbers(page, 'editable'), before);
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -322,7 +322,7 @@ for (const width of [720, 390, 360]) {
         await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
       );
       if (width === 360) await shot(page, 'element-360');
-      await page.context().close();
+      await closePage(page);
     },
   );
 }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import LZString from 'lz-string';
-import { openSite, waitForPlan } from './page-helpers.mjs';
+import { closePage, openSite, waitForPlan } from './page-helpers.mjs';
 
 const IMG = '<img src=x onerror=window.__pwned=1>';
 const SCRIPT = '<script>window.__pwned=2</script>';
@@ -63,7 +63,7 @@ test(
     await page.getByTestId('selection-panel').getByText(SCRIPT).first().waitFor();
     await page.getByTestId('groups-table').getByText(IMG).first().waitFor();
     await assertInert(page, requests);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -87,7 +87,7 @@ test('a kind and an unknown input with HTML come back in the error message as te
   await page.getByTestId('editor-status').getByText(SCRIPT).waitFor();
   assert.equal(await page.evaluate(() => window.fusionPlayground.store.getState().error.error.code), 'unknown_input');
   await assertInert(page, requests);
-  await page.context().close();
+  await closePage(page);
 });
 
 test('an example id with HTML in a link is named as text in the notice', { timeout: 60_000 }, async () => {
@@ -95,5 +95,5 @@ test('an example id with HTML in a link is named as text in the notice', { timeo
   await waitForPlan(page);
   await page.getByTestId('notice').getByText(IMG).waitFor();
   await assertInert(page, requests);
-  await page.context().close();
+  await closePage(page);
 });

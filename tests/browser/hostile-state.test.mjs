@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import LZString from 'lz-string';
 import { DEFAULT_EXAMPLE } from '../../web/src/gallery/gallery.js';
 import { MAX_LINK_TEXT, decodeState } from '../../web/src/share/url-state.js';
-import { openSite, openPage, waitForPlan, editorText } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, editorText } from './page-helpers.mjs';
 
 const BIG_LINK = `#state=1.${readFileSync(new URL('data/link-50mb.txt', import.meta.url), 'utf8').trim()}`;
 const state = (page) =>
@@ -69,7 +69,7 @@ for (const [what, hash, message] of [
       await page.evaluate((t) => window.fusionPlayground.store.dispatch({ type: 'set-text', text: t }), graphText(16));
       await waitForPlan(page, n + 1);
       assert.deepEqual(await state(page), { example: DEFAULT_EXAMPLE, text: graphText(16), code: null, ops: 3 });
-      await page.context().close();
+      await closePage(page);
     },
   );
 }
@@ -116,7 +116,7 @@ test('a draft survives a planner failure and a reload', { timeout: 120_000 }, as
     { ...(await state(page)), example: undefined },
     { example: undefined, text: draft, code: null, ops: 3 },
   );
-  await page.context().close();
+  await closePage(page);
 });
 
 test('300 edits in one page all plan, and the JS heap stops growing', { timeout: 300_000 }, async () => {
@@ -158,7 +158,7 @@ test('300 edits in one page all plan, and the JS heap stops growing', { timeout:
   assert.equal(plan.bytes_unfused, 4 * (8 + 8 + 308 + 308 + 8)); // x; relu reads x; exp reads relu
   assert.ok(end - warm < 8 * 2 ** 20, `the JS heap grew by ${end - warm} bytes over 200 edits (from ${warm})`);
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });
 
 test(
@@ -189,6 +189,6 @@ test(
       .waitFor({ timeout: 60_000 });
     assert.equal((await state(page)).ops, 3);
     assert.equal(await page.evaluate(() => location.hash), hashBefore);
-    await page.context().close();
+    await closePage(page);
   },
 );

@@ -18,7 +18,7 @@ import { after, before, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { BUDGETS, chunkName } from '../../tools/size-report.mjs';
 import { launchChromium } from './chromium.mjs';
-import { root } from './page-helpers.mjs';
+import { closePage, root } from './page-helpers.mjs';
 import { startStaticServer } from './static-server.mjs';
 
 const budget = (name) => BUDGETS.find((b) => b.name === name || b.entry === name).budget;
@@ -156,7 +156,7 @@ test(
       run.total <= budget('fusion-playground.js'),
       `${kib(run.total)} > ${kib(budget('fusion-playground.js'))}`,
     );
-    await run.page.context().close();
+    await closePage(run.page);
   },
 );
 
@@ -176,7 +176,7 @@ test('?embed of a small graph loads no editor, compare view, importer or ELK', {
   assert.deepEqual(run.problems, []);
   console.log(`?embed: ${kib(run.total)} — ${table(run.files)}`);
   assert.ok(run.total <= budget(EMBED), `${kib(run.total)} > ${kib(budget(EMBED))}`);
-  await run.page.context().close();
+  await closePage(run.page);
 });
 
 test(
@@ -201,7 +201,7 @@ test(
       'the editor came after the first plan',
     );
     assert.deepEqual(run.problems, []);
-    await run.page.context().close();
+    await closePage(run.page);
   },
 );
 

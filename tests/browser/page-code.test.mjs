@@ -2,7 +2,7 @@
 // load/store lines linked to their ops, the copy button, and the embed mode's &code.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openSite, openPage, waitForPlan, shot } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, shot } from './page-helpers.mjs';
 
 let site;
 before(async () => {
@@ -50,7 +50,7 @@ test('a kernel shows its C code, then Triton; a load line selects its op', { tim
     id: 0,
   });
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });
 
 test('the copy button puts the kernel on the clipboard', { timeout: 60_000 }, async () => {
@@ -67,7 +67,7 @@ test('the copy button puts the kernel on the clipboard', { timeout: 60_000 }, as
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(copied, /^\/\/ group \d+: 4 ops, 1 stage\nstatic void group_/);
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });
 
 test('an embed with &code opens on the largest kernel with its code', { timeout: 60_000 }, async () => {
@@ -78,5 +78,5 @@ test('an embed with &code opens on the largest kernel with its code', { timeout:
   assert.match(await page.getByTestId('code-text').textContent(), /store \d+ B: op \d+ /);
   await shot(page, 'code-view-embed');
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });

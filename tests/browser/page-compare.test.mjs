@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { planWithCli as cli } from '../wasm/native-cli.mjs';
 import { encodeState } from '../../web/src/share/url-state.js';
-import { openSite, openPage, waitForPlan, shot } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, shot } from './page-helpers.mjs';
 import { EPILOGUE } from './strategy-graphs.mjs';
 import { PAIR } from './dims-graphs.mjs';
 import { bytesFormula, hasNames } from '../../web/src/present/formula.js';
@@ -133,7 +133,7 @@ test(
     assert.equal(await mm.getAttribute('aria-selected'), 'true');
     await shot(page, 'compare-xla-tvm');
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -188,7 +188,7 @@ test(
     const zoomed = await again.evaluate(() => window.fusionPlayground.graphView.cy.extent().w > 0);
     assert.ok(zoomed, 'the single-plan graph is drawn again');
     for (const p of [page, again]) assert.deepEqual(p.problems, []);
-    for (const p of [page, again]) await p.context().close();
+    for (const p of [page, again]) await closePage(p);
   },
 );
 
@@ -201,7 +201,7 @@ test('a pair the planner does not know is explained in the compare view, not dra
     await page.getByTestId('compare-right-strategy').locator('option:checked').textContent(),
     /nosuch \(unknown\)/,
   );
-  await page.context().close();
+  await closePage(page);
 });
 
 test('with named sizes, each side’s bytes card gives its plan’s bytes formula', { timeout: 60_000 }, async () => {
@@ -225,5 +225,5 @@ test('with named sizes, each side’s bytes card gives its plan’s bytes formul
   }
   await shot(page, 'compare-formulas');
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });

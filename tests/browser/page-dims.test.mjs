@@ -11,7 +11,7 @@ import { planWithCli as cli, sweepWithCli } from '../wasm/native-cli.mjs';
 import { encodeState } from '../../web/src/share/url-state.js';
 import { bytesFormula } from '../../web/src/present/formula.js';
 import { positionOf, stepValue, scaleMax, STEPS_PER_OCTAVE } from '../../web/src/present/size-scale.js';
-import { openSite, openPage, waitForPlan, shownNumbers, editorText, shot, root } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, shownNumbers, editorText, shot, root } from './page-helpers.mjs';
 import { PAIR, SCALED, transformerWithNames } from './dims-graphs.mjs';
 import { formatBytes } from '../../web/src/present/format.js';
 
@@ -119,7 +119,7 @@ test(
     await plannedAt(page, 'N', 8);
     assert.equal((await pageState(page)).dims.N, undefined);
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -164,7 +164,7 @@ test(
     await plannedAt(page, 'N', 8);
     assert.equal((await assertNumbersAt(page, PAIR, { N: 8 })).kernels_fused, 1);
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -243,7 +243,7 @@ test(
     assert.ok(ink.dark > 50, `text drawn in the exported box (${ink.dark} dark pixels)`);
     assert.equal(ink.print, 0, 'the export leaves the drawing on screen as it was');
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -286,7 +286,7 @@ test('the plan’s byte formulas sit beside its bytes; warnings and grouping ind
   await page.waitForFunction(() => !window.fusionPlayground.store.getState().plan?.warnings?.length);
   assert.equal(await page.getByTestId('sizes-warnings').isHidden(), true);
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });
 
 test('the sizes ride in share links, drafts and embeds', { timeout: 90_000 }, async () => {
@@ -304,7 +304,7 @@ test('the sizes ride in share links, drafts and embeds', { timeout: 90_000 }, as
   await plannedAt(again, 'N', 640);
   assert.deepEqual(await shownNumbers(again), numbers);
   assert.equal(await again.getByTestId('dim-value-N').inputValue(), '640');
-  await again.context().close();
+  await closePage(again);
 
   // The draft: the same browser context opened without a link.
   const draft = await page.context().newPage();
@@ -327,9 +327,9 @@ test('the sizes ride in share links, drafts and embeds', { timeout: 90_000 }, as
   await plannedAt(opened, 'N', 32);
   await shot(embed, 'dims-embed');
   for (const p of [page, embed, opened]) assert.deepEqual(p.problems, []);
-  await embed.context().close();
-  await opened.context().close();
-  await page.context().close();
+  await closePage(embed);
+  await closePage(opened);
+  await closePage(page);
 });
 
 test('<fusion-playground dims="N=64"> plans at those sizes; a malformed dims attribute is explained', async () => {
@@ -375,7 +375,7 @@ test('<fusion-playground dims="N=64"> plans at those sizes; a malformed dims att
   );
   await page.locator('#sized').screenshot({ path: root('build/screenshots/dims-element.png') });
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });
 
 test('a size that does not plan is explained; the last good plan and the text stay', { timeout: 90_000 }, async () => {
@@ -433,5 +433,5 @@ test('a size that does not plan is explained; the last good plan and the text st
   await plannedAt(page, 'N', 4);
   await assertNumbersAt(page, unbound, { N: 4 });
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });

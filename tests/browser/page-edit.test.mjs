@@ -2,7 +2,7 @@
 // each edit changes the plan the way the planner says, and the JSON box follows.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openSite, openPage, waitForPlan, shownNumbers, editorText } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, shownNumbers, editorText } from './page-helpers.mjs';
 
 let site;
 before(async () => {
@@ -49,7 +49,7 @@ test('adding an op after the selected one fuses it into that kernel', { timeout:
   await waitForPlan(page, n + 2);
   assert.deepEqual((await state(page)).ops, ['x', 'bias', 'y', 'z', 'w']);
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });
 
 test('deleting an op with the Delete key re-plans without it', { timeout: 60_000 }, async () => {
@@ -63,7 +63,7 @@ test('deleting an op with the Delete key re-plans without it', { timeout: 60_000
   assert.deepEqual((await state(page)).ops, ['x', 'scale', 'shift', 'scaled', 'shifted', 'act']);
   // The kernel now ends at act (f32) instead of the f16 cast, so it writes more.
   assert.ok((await shownNumbers(page)).bytes_fused > before.bytes_fused);
-  await page.context().close();
+  await closePage(page);
 });
 
 test('dragging from a producer to a consumer in connect mode adds the input', { timeout: 60_000 }, async () => {
@@ -84,7 +84,7 @@ test('dragging from a producer to a consumer in connect mode adds the input', { 
   );
   assert.equal(edges.length, 1);
   assert.equal(edges[0].reason, 'source');
-  await page.context().close();
+  await closePage(page);
 });
 
 test('selecting an unfused edge explains the planner’s reason; removing it re-plans', { timeout: 60_000 }, async () => {
@@ -98,7 +98,7 @@ test('selecting an unfused edge explains the planner’s reason; removing it re-
     window.fusionPlayground.store.getState().plan.edges.map((e) => `${e.producer}-${e.consumer}`),
   );
   assert.equal(s.includes('2-4'), false);
-  await page.context().close();
+  await closePage(page);
 });
 
 test('a group row and the graph selection are linked', { timeout: 60_000 }, async () => {
@@ -111,5 +111,5 @@ test('a group row and the graph selection are linked', { timeout: 60_000 }, asyn
   await clickOp(page, 10); // residual
   assert.match(await page.getByTestId('selection-panel').textContent(), /residual/);
   assert.equal(await row.getAttribute('aria-selected'), 'false');
-  await page.context().close();
+  await closePage(page);
 });

@@ -2,7 +2,7 @@
 // fixing it restores the plan, and the typed text is never lost; validation errors name the op.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openSite, openPage, waitForPlan, shownNumbers, editorText, shot } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, shownNumbers, editorText, shot } from './page-helpers.mjs';
 
 let site;
 before(async () => {
@@ -52,7 +52,7 @@ test(
     assert.deepEqual(await shownNumbers(page), before);
     assert.equal(await page.locator('.cm-lintRange-error').count(), 0);
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -63,7 +63,7 @@ test('a validation error names the op and marks the bad reference', { timeout: 6
   await page.waitForFunction(() => document.querySelector('.cm-lintRange-error'));
   assert.match(await page.getByTestId('editor-status').textContent(), /'z'.*'why'|why/);
   assert.equal(await page.locator('.cm-lintRange-error').first().textContent(), '"why"');
-  await page.context().close();
+  await closePage(page);
 });
 
 test('the JSON box completes op kinds from the schema', { timeout: 60_000 }, async () => {
@@ -79,5 +79,5 @@ test('the JSON box completes op kinds from the schema', { timeout: 60_000 }, asy
     labels.some((l) => /relu/.test(l)),
     `completions: ${labels.slice(0, 8).join(', ')}`,
   );
-  await page.context().close();
+  await closePage(page);
 });

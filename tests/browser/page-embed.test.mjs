@@ -2,7 +2,7 @@
 // read-only unless ?editable, and the Embed button's snippet points at the same graph.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openSite, openPage, waitForPlan, shot } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, shot } from './page-helpers.mjs';
 
 let site;
 before(async () => {
@@ -34,7 +34,7 @@ test(
     }));
     assert.ok(page_.sw <= page_.cw, 'no horizontal scrollbar');
     await shot(page, 'embed-view');
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -43,7 +43,7 @@ test('?embed&editable&json shows the JSON box and the edit tools', { timeout: 60
   await waitForPlan(page);
   assert.equal(await page.getByTestId('json-editor').isVisible(), true);
   assert.equal(await page.getByTestId('add-op').isVisible(), true);
-  await page.context().close();
+  await closePage(page);
 });
 
 test('the Embed button offers an iframe snippet for this graph', { timeout: 60_000 }, async () => {
@@ -55,7 +55,7 @@ test('the Embed button offers an iframe snippet for this graph', { timeout: 60_0
   assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed#example=diamond"/);
   await page.locator('#embed-json').check();
   assert.match(await page.getByTestId('embed-snippet').inputValue(), /\?embed&amp;json#example=diamond/);
-  await page.context().close();
+  await closePage(page);
 });
 
 // The light ?embed (embed/embed.js): the element's SVG drawing, selectable by click and by keyboard, with the
@@ -116,7 +116,7 @@ for (const width of [720, 390, 360]) {
     await page.keyboard.press('Escape');
     await page.getByTestId('selection-panel').waitFor({ state: 'hidden' });
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   });
 }
 
@@ -135,7 +135,7 @@ test('the light ?embed selects by keyboard: Tab to an op or kernel, Enter explai
   const focused = await page.evaluate(() => document.activeElement.closest('#graph svg') !== null);
   assert.ok(focused, 'focus stays on the drawing');
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });
 
 test('&select= opens an edge, op or kernel explained; a bad value says so and the plan is shown', async () => {
@@ -156,7 +156,7 @@ test('&select= opens an edge, op or kernel explained; a bad value says so and th
     assert.equal(await page.getByTestId('notice').isVisible(), false);
     if (select.startsWith('edge')) await shot(page, 'embed-select-390');
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   }
   for (const [select, message] of [
     ['op:nope', /no op called “nope”/],
@@ -172,7 +172,7 @@ test('&select= opens an edge, op or kernel explained; a bad value says so and th
     assert.match(await page.getByTestId('notice').textContent(), message);
     assert.match(await page.getByTestId('kernels').textContent(), /6 → 4/, 'the plan is still shown');
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   }
 });
 
@@ -185,11 +185,11 @@ test('?embed&compare=xla,tvm shows both strategies side by side; a bad pair says
   await page.waitForFunction(() => document.querySelectorAll('.compare-side .card-value').length > 0);
   await shot(page, 'embed-compare-720');
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
   const bad = await openPage(site, '?embed&compare=xla#example=diamond', { width: 720, height: 480 });
   await waitForPlan(bad);
   assert.match(await bad.getByTestId('notice').textContent(), /not two strategy names/);
-  await bad.context().close();
+  await closePage(bad);
 });
 
 // The labels drawn by Cytoscape (graph-view.js): each visible element's font size × the zoom, and the collapsed
@@ -267,7 +267,7 @@ for (const width of [720, 390, 360])
       else assert.ok(sides[1].top >= sides[0].bottom - 1, 'stacked');
       if (width !== 360) await shot(page, `embed-compare-${width}-${theme}`);
       assert.deepEqual(page.problems, []);
-      await page.context().close();
+      await closePage(page);
     });
 
 // issue 17: the Cytoscape drawing (a graph of more than 50 boxes) by keyboard only — Tab reaches it, arrow
@@ -308,7 +308,7 @@ test('the light ?embed of a graph over 50 ops: keyboard-only selection explains 
   await page.getByTestId('selection-panel').waitFor({ state: 'hidden' });
   assert.equal(await page.evaluate(() => window.fusionPlayground.state().selection), null);
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });
 
 test("?embed&compare: arrow keys on a drawing show an edge's reason, Enter selects it", async () => {
@@ -331,7 +331,7 @@ test("?embed&compare: arrow keys on a drawing show an edge's reason, Enter selec
   const sel = await page.evaluate(() => window.fusionPlayground.store.getState().selection);
   assert.equal(sel?.kind, 'edge');
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });
 
 // Plan search is the full module's: an embed link with &optimal runs the page's code in embed mode, which plans
@@ -344,5 +344,5 @@ test('?embed of a link with &optimal shows the searched plan (the page in embed 
   assert.equal(await page.evaluate(() => window.fusionPlayground.light), undefined, 'not the light embed');
   await page.waitForFunction(() => window.fusionPlayground.store.getState().plan?.bytes_fused === 67162112);
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { openSite, openPage, waitForPlan } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan } from './page-helpers.mjs';
 
 let site;
 before(async () => {
@@ -21,7 +21,7 @@ test('Download plan JSON saves the plan shown on screen', { timeout: 60_000 }, a
   assert.equal(download.suggestedFilename(), 'fusion-plan.json');
   const saved = JSON.parse(readFileSync(await download.path(), 'utf8'));
   assert.deepEqual(saved, await page.evaluate(() => window.fusionPlayground.store.getState().plan));
-  await page.context().close();
+  await closePage(page);
 });
 
 test('Save graph as PNG downloads an image', { timeout: 60_000 }, async () => {
@@ -31,7 +31,7 @@ test('Save graph as PNG downloads an image', { timeout: 60_000 }, async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
   const bytes = readFileSync(await download.path());
   assert.deepEqual([...bytes.subarray(1, 4)], [...Buffer.from('PNG')]);
-  await page.context().close();
+  await closePage(page);
 });
 
 test('Copy plan as Markdown puts a table with every group on the clipboard', { timeout: 60_000 }, async () => {
@@ -53,5 +53,5 @@ test('Copy plan as Markdown puts a table with every group on the clipboard', { t
       .filter((l) => /^\| \d+ \|/.test(l)).length,
     groups,
   );
-  await page.context().close();
+  await closePage(page);
 });

@@ -2,7 +2,7 @@
 // every main action is labelled and reachable with the keyboard.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { cutOffCells, openSite, openPage, waitForPlan } from './page-helpers.mjs';
+import { cutOffCells, openSite, openPage, closePage, waitForPlan } from './page-helpers.mjs';
 
 let site;
 before(async () => {
@@ -17,7 +17,7 @@ for (const width of [1440, 1280, 1120]) {
     const page = await openPage(site, '#example=resnet-basic-block', { width, height: 900 });
     await waitForPlan(page);
     assert.deepEqual(await cutOffCells(page), []);
-    await page.context().close();
+    await closePage(page);
   });
 }
 
@@ -78,5 +78,5 @@ test('every main action has a label and is reached with Tab', { timeout: 60_000 
   await page.keyboard.press('Enter');
   assert.equal(await page.locator('#color-bytes').getAttribute('aria-pressed'), 'true');
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });

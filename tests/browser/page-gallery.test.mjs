@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { GALLERY, exampleFile } from '../../web/src/gallery/gallery.js';
 import { MAX_ROWS } from '../../web/src/views/plan-panel.js';
 import { runCli } from '../wasm/native-cli.mjs';
-import { openSite, openPage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
 
 let site;
 before(async () => {
@@ -37,7 +37,7 @@ for (const entry of GALLERY) {
     assert.equal(await page.evaluate(() => window.fusionPlayground.store.getState().text), readFileSync(file, 'utf8'));
     if (id === 'resnet-basic-block') await shot(page, 'example-several-groups');
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   });
 }
 
@@ -50,5 +50,5 @@ test('picking an example from the gallery menu opens it', { timeout: 60_000 }, a
   assert.equal(await page.evaluate(() => location.hash), '#example=diamond');
   assert.match(await page.getByTestId('status').textContent(), /Planned 5 ops/);
   await shot(page, 'main-view');
-  await page.context().close();
+  await closePage(page);
 });

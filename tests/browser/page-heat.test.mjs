@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { runCli } from '../wasm/native-cli.mjs';
-import { openSite, openPage, waitForPlan, shot, root } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, shot, root } from './page-helpers.mjs';
 
 let site;
 before(async () => {
@@ -80,6 +80,6 @@ test(
       'B turns it off',
     );
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );

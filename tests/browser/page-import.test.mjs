@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { openSite, openPage, waitForPlan, shownNumbers, editorText, shot, root } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, shownNumbers, editorText, shot, root } from './page-helpers.mjs';
 import { dropFile, cliPlan, importerText, numbersOf } from './import-helpers.mjs';
 import { F32, graph, info, modelBytes, node } from '../onnx/onnx-model-builder.mjs';
 
@@ -59,7 +59,7 @@ test(
     await page.keyboard.press('Control+z');
     await page.waitForFunction((t) => window.fusionPlayground.store.getState().text === t, before);
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -84,7 +84,7 @@ test(
     await waitForPlan(page, n + 1, 60_000);
     assert.deepEqual(await shownNumbers(page), numbersOf(cliPlan(importerText(model('bert-layer.onnx')))));
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -122,7 +122,7 @@ test(
       'no undo step was added',
     );
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 

@@ -3,7 +3,7 @@
 // JSON and Plan tabs (a keyboard tablist) with no sideways scrolling; the main flows work by keyboard alone.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openSite, openPage, waitForPlan } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan } from './page-helpers.mjs';
 
 let site;
 before(async () => {
@@ -41,7 +41,7 @@ for (const width of [1440, 1280]) {
     });
     assert.ok(optimal.width > 0 && optimal.top >= bar.top && optimal.bottom <= bar.bottom, 'Optimal in the top bar');
     assert.ok(spare >= 40, `${spare} px to spare`);
-    await page.context().close();
+    await closePage(page);
   });
 }
 
@@ -86,7 +86,7 @@ for (const theme of ['light', 'dark']) {
       const box = await page.evaluate(() => window.fusionPlayground.graphView.cy.width());
       assert.ok(box > 300);
       assert.deepEqual(page.problems, []);
-      await page.context().close();
+      await closePage(page);
     },
   );
 }
@@ -131,6 +131,6 @@ test(
     assert.equal(await page.getByTestId('notice').getAttribute('role'), 'alert');
     assert.match(await page.evaluate(() => navigator.clipboard.readText()), /#example=transformer-mlp/);
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );

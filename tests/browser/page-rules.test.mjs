@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { planWithCli as cli } from '../wasm/native-cli.mjs';
 import { encodeState } from '../../web/src/share/url-state.js';
 import { mkdirSync } from 'node:fs';
-import { openSite, openPage, waitForPlan, shot, root } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, shot, root } from './page-helpers.mjs';
 import { SOFTMAX } from './strategy-graphs.mjs';
 
 let site;
@@ -125,7 +125,7 @@ test(
     await partShot(page, 'selection-panel', 'rules-inductor-selection');
     await shot(page, 'rules-inductor');
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -164,7 +164,7 @@ test(
     for (const w of words) assert.match(w, /fuses into all of its consumers \(a copy in each\) or into none/);
     await shot(page, 'rules-xla');
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -195,5 +195,5 @@ test('the compare view lists the rule under each kernel of both sides', { timeou
   }
   await partShot(page, 'compare-pane', 'rules-compare');
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });

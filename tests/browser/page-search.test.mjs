@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { loadFusion } from '../../wasm/fusion.mjs';
 import { encodeState } from '../../web/src/share/url-state.js';
 import { formatBytes, formatTime } from '../../web/src/present/format.js';
-import { openSite, openPage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
 import { slowSearchGraph } from './slow-search-graph.mjs';
 
 let site;
@@ -90,7 +90,7 @@ test(
     assert.equal(await page.getByTestId('search-panel').isVisible(), false);
     await page.waitForFunction(() => !/optimal/.test(location.hash));
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -175,7 +175,7 @@ test(
     assert.equal(shown[1], '… and 1 more edge decided differently.');
     await shot(page, 'search-compare-why');
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -229,7 +229,7 @@ test(
     assert.equal((await shownNumbers(page)).bytes_fused, expected.bytes_fused);
     await shot(page, 'search-bounded');
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -250,7 +250,7 @@ test(
       assert.equal(await page.getByTestId('search-numbers').count(), 0, 'no numbers for a search that did not run');
       await shot(page, `search-refused-${strategy}`);
       assert.deepEqual(page.problems, []);
-      await page.context().close();
+      await closePage(page);
     }
   },
 );
@@ -293,7 +293,7 @@ test("an xla search certifies the fastest plan of XLA's fusion space in the pane
   await page.waitForFunction(() => /strategy=xla/.test(location.hash) && /&optimal\b/.test(location.hash));
   await shot(page, 'search-xla');
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });
 
 test(
@@ -362,7 +362,7 @@ test(
     // The link as the page wrote it opens the same search, with the strategy and greedy vs optimal.
     const link = await page.evaluate(() => location.hash);
     assert.match(link, /strategy=tvm/);
-    await page.context().close();
+    await closePage(page);
     const again = await openPage(site, link);
     await waitForPlan(again);
     await waitForStatus(again, certificate);
@@ -375,7 +375,7 @@ test(
     assert.match(await again.getByTestId('compare-note').textContent(), certificate);
     assert.deepEqual(page.problems, []);
     assert.deepEqual(again.problems, []);
-    await again.context().close();
+    await closePage(again);
   },
 );
 
@@ -406,7 +406,7 @@ test(
     await page.waitForFunction(() => /strategy=inductor/.test(location.hash) && /&optimal\b/.test(location.hash));
     await shot(page, 'search-inductor');
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -455,7 +455,7 @@ test(
     assert.equal(await page.getByTestId('search-longer').isVisible(), true);
     await shot(page, 'search-tvm-bounded');
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -475,5 +475,5 @@ test('the switch and its budget ride in share links and come back', { timeout: 6
   assert.equal(await page.getByTestId('search-budget').inputValue(), '200000');
   assert.equal((await state(page)).optimal, 200_000);
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DEFAULT_EXAMPLE } from '../../web/src/gallery/gallery.js';
-import { openSite, openPage, waitForPlan, shownNumbers, editorText } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, shownNumbers, editorText } from './page-helpers.mjs';
 
 let site;
 before(async () => {
@@ -36,8 +36,8 @@ test('an edited graph with changed options round-trips through its link', { time
   assert.equal(await editorText(again), text);
   assert.equal(await again.getByTestId('opt-broadcast').isChecked(), false);
   assert.deepEqual(again.problems, []);
-  await page.context().close();
-  await again.context().close();
+  await closePage(page);
+  await closePage(again);
 });
 
 test('a truncated link shows a message and the default example, not a blank page', { timeout: 60_000 }, async () => {
@@ -46,7 +46,7 @@ test('a truncated link shows a message and the default example, not a blank page
   assert.match(await page.getByTestId('notice').textContent(), /damaged or incomplete/);
   assert.equal(await page.evaluate(() => window.fusionPlayground.store.getState().example), DEFAULT_EXAMPLE);
   assert.match(await page.getByTestId('bytes-fused-exact').textContent(), /\d/);
-  await page.context().close();
+  await closePage(page);
 });
 
 test('resident sources changes the numbers the planner reports', { timeout: 60_000 }, async () => {
@@ -58,5 +58,5 @@ test('resident sources changes the numbers the planner reports', { timeout: 60_0
   await waitForPlan(page, n + 1);
   const after = await shownNumbers(page);
   assert.ok(after.bytes_unfused < before.bytes_unfused);
-  await page.context().close();
+  await closePage(page);
 });

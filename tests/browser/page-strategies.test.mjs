@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { planWithCli as cli } from '../wasm/native-cli.mjs';
 import { encodeState } from '../../web/src/share/url-state.js';
-import { cutOffCells, openSite, openPage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
+import { cutOffCells, openSite, openPage, closePage, waitForPlan, shownNumbers, shot, root } from './page-helpers.mjs';
 import { EPILOGUE, SHARED } from './strategy-graphs.mjs';
 
 let site;
@@ -91,7 +91,7 @@ test(
     }
     assert.ok(seen.size > 1, 'the strategies plan this graph differently');
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -109,8 +109,10 @@ test(
     assert.deepEqual(names, ['h100', 'a100', 'rtx4090']);
     const times = new Set();
     for (const hardware of names) {
+      // Every pick changes the device (h100 first, away from the default a100), so each waits for its own plan:
+      // reading before it arrives would check the previous device's numbers against this one's.
       await page.getByTestId('opt-hardware').selectOption(hardware);
-      if (hardware !== 'a100') n = await waitForPlan(page, n + 1); // a100 is the default: already shown
+      n = await waitForPlan(page, n + 1);
       const plan = cli(EPILOGUE, { strategy: 'tvm', hardware });
       const shown = await shownPlan(page);
       assertMatchesCli(shown, plan, hardware);
@@ -121,7 +123,7 @@ test(
       times.add(plan.time_fused_us);
     }
     assert.equal(times.size, 3, 'each device gives its own time');
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -169,7 +171,7 @@ test(
       `↻ Also recomputed inside kernel ${others.join(', ')}.`,
     );
     await shot(page, 'strategy-recomputed');
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -224,7 +226,7 @@ test(
     const text = await old.evaluate(() => window.fusionPlayground.store.getState().text);
     assertMatchesCli(await shownPlan(old), cli(text, { broadcast: false, resident_sources: true }), 'old link');
     for (const p of [page, again, old]) assert.deepEqual(p.problems, []);
-    for (const p of [page, again, old]) await p.context().close();
+    for (const p of [page, again, old]) await closePage(p);
   },
 );
 
@@ -255,7 +257,7 @@ test('the pickers are labelled and work from the keyboard', { timeout: 60_000 },
   for (let i = 0; i < 4 && (await page.evaluate(() => document.activeElement.id)) !== 'opt-hardware'; i++)
     await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'opt-hardware');
-  await page.context().close();
+  await closePage(page);
 });
 
 test('embed mode takes the strategy from its link and says which one it shows', { timeout: 60_000 }, async () => {
@@ -269,7 +271,7 @@ test('embed mode takes the strategy from its link and says which one it shows', 
   );
   assert.match(await page.getByTestId('embed-bar').textContent(), /TVM-style/);
   await shot(page, 'embed-strategy');
-  await page.context().close();
+  await closePage(page);
 });
 
 test('the element’s strategy and hardware attributes give the CLI’s numbers', { timeout: 60_000 }, async () => {
@@ -302,7 +304,7 @@ test('the element’s strategy and hardware attributes give the CLI’s numbers'
   assert.equal(Number(shown.time.split(' ')[0]), plan.time_fused_us);
   assert.match(shown.time, /estimated on h100/);
   assert.match(shown.status, /tvm strategy on h100/);
-  await page.context().close();
+  await closePage(page);
 });
 
 test(
@@ -313,6 +315,6 @@ test(
     await waitForPlan(page);
     assert.ok((await page.locator('[data-testid="group-label"]').count()) > 0, 'the plan has pattern labels');
     assert.deepEqual(await cutOffCells(page), []);
-    await page.context().close();
+    await closePage(page);
   },
 );

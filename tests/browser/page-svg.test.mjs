@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { openSite, openPage, waitForPlan } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan } from './page-helpers.mjs';
 
 let site;
 before(async () => {
@@ -91,7 +91,7 @@ test('Save graph as SVG: one element per op and per group, labelled as the plan'
     multi.slice(1).map((g) => g.id),
   );
   assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await closePage(page);
 });
 
 test(
@@ -121,7 +121,7 @@ test(
     const copied = await readSvg(page, await page.evaluate(() => navigator.clipboard.readText()));
     assert.deepEqual(copied, whole);
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -148,7 +148,7 @@ test('the SVG export works at 1280 and 390 px (the phone layout), in light and d
       );
       assert.equal(svg.clusters.length, plan.groups.filter((g) => g.ops.length > 1).length, where);
       assert.deepEqual(page.problems, [], where);
-      await page.context().close();
+      await closePage(page);
     }
   }
 });

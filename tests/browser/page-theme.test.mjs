@@ -6,7 +6,7 @@
 // embed-dark-720/390.png, embed-light-720.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openSite, openPage, waitForPlan, shot } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, shot } from './page-helpers.mjs';
 import { axeViolations, lowContrastTexts } from './theme-helpers.mjs';
 
 let site;
@@ -83,7 +83,7 @@ for (const theme of ['light', 'dark']) {
         await page.locator('#export-menu summary').click();
         assert.deepEqual(await lowContrastTexts(page), [], 'low contrast in the Export menu');
         assert.deepEqual(page.problems, []);
-        await page.context().close();
+        await closePage(page);
       },
     );
   }
@@ -129,7 +129,7 @@ test(
     assert.equal((await look('light')).opText, 'rgb(230, 237, 243)');
     assert.equal((await look('dark')).opText, 'rgb(31, 35, 40)');
     assert.deepEqual(await shown(), before, 'a theme change does not plan again');
-    await page.context().close();
+    await closePage(page);
   },
 );
 
@@ -150,7 +150,7 @@ for (const width of [720, 390]) {
     await shot(page, `embed-dark-${width}`);
     assert.deepEqual(await lowContrastTexts(page), []);
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   });
 }
 
@@ -170,6 +170,6 @@ test(
     await shot(page, 'embed-light-720');
     assert.deepEqual(await lowContrastTexts(page), []);
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { openSite, openPage, waitForPlan, root } from './page-helpers.mjs';
+import { openSite, openPage, closePage, waitForPlan, root } from './page-helpers.mjs';
 import { matmulChain } from './strategy-graphs.mjs';
 
 let site;
@@ -64,6 +64,6 @@ test(
     assert.ok(run.ran.worker >= 1, 'the worker answered the plan');
     assert.deepEqual(run.order, ['main-thread task', 'answer'], 'the main thread ran a task while the worker planned');
     assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await closePage(page);
   },
 );
