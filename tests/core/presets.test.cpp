@@ -13,6 +13,7 @@
 #include "random_graphs.h"
 #include "strategy_graphs.h"
 #include "test_graphs.h"
+#include "test_scale.h"
 
 using namespace fusion;
 using namespace fusion::testing;
@@ -712,7 +713,7 @@ TEST_SUITE("large graphs, each preset (behaviour only)") {
     return out;
   }
 
-  TEST_CASE("a 100,000-op chain") {
+  TEST_CASE("a 100,000-op chain" * doctest::skip(reduced_run())) {
     const FusionGraph g = chain(100'000);
     for (std::string_view name : strategy_names()) {
       CAPTURE(name);
@@ -733,7 +734,7 @@ TEST_SUITE("large graphs, each preset (behaviour only)") {
     }
   }
 
-  TEST_CASE("a 20,000-op wide diamond graph") {
+  TEST_CASE("a 20,000-op wide diamond graph" * doctest::skip(reduced_run())) {
     const FusionGraph g = wide(10'000);
     REQUIRE(g.size() == 20'000);
     for (std::string_view name : strategy_names()) {
