@@ -32,14 +32,16 @@ bool groups_legal(const FusionGraph& g, const PlannerOptions& options, const Fus
   return true;
 }
 
-// The fewest bytes over every legal partition, or nullopt when more than max_ops ops may share a group.
-std::optional<std::uint64_t> brute_force_min_bytes(const FusionGraph& g, const PlannerOptions& options, std::size_t max_ops) {
+// Calls visit(op_group) for every set partition of the ops the rules let share a group (the others alone), each
+// once; false, visiting nothing, when more than max_ops ops may share a group or fewer than two. Stops when visit
+// answers false.
+template <typename Visit>
+bool for_each_partition(const FusionGraph& g, const PlannerOptions& options, std::size_t max_ops, Visit&& visit) {
   std::vector<OpId> free;
   for (std::size_t x = 0; x < g.size(); ++x)
     if (may_share(g.op(static_cast<OpId>(x)), options.rules)) free.push_back(static_cast<OpId>(x));
-  if (free.size() > max_ops || free.size() < 2) return std::nullopt;
+  if (free.size() > max_ops || free.size() < 2) return false;
   std::vector<int> label(free.size(), 0);  // a restricted growth string: each set partition once
-  std::optional<std::uint64_t> best;
   while (true) {
     std::vector<std::int32_t> op_group(g.size(), -1);
     std::int32_t next = 0;
@@ -51,16 +53,26 @@ std::optional<std::uint64_t> brute_force_min_bytes(const FusionGraph& g, const P
       if (slot < 0) slot = next++;
       op_group[x] = slot;
     }
-    const FusionPlan plan = plan_from_partition(g, op_group, [](OpId, OpId) { return EdgeReason::cycle; }, options);
-    if ((!best || plan.bytes_fused < *best) && groups_legal(g, options, plan)) best = plan.bytes_fused;
+    if (!visit(op_group)) return true;
     std::size_t i = free.size();  // the next restricted growth string
     while (i-- > 1) {
       const int top = *std::max_element(label.begin(), label.begin() + static_cast<std::ptrdiff_t>(i));
       if (label[i] <= top) { ++label[i]; break; }
       label[i] = 0;
     }
-    if (i == 0) return best;
+    if (i == 0) return true;
   }
+}
+
+// The fewest bytes over every legal partition, or nullopt when more than max_ops ops may share a group.
+std::optional<std::uint64_t> brute_force_min_bytes(const FusionGraph& g, const PlannerOptions& options, std::size_t max_ops) {
+  std::optional<std::uint64_t> best;
+  const bool tried = for_each_partition(g, options, max_ops, [&](const std::vector<std::int32_t>& op_group) {
+    const FusionPlan plan = plan_from_partition(g, op_group, [](OpId, OpId) { return EdgeReason::cycle; }, options);
+    if ((!best || plan.bytes_fused < *best) && groups_legal(g, options, plan)) best = plan.bytes_fused;
+    return true;
+  });
+  return tried ? best : std::nullopt;
 }
 
 PlannerOptions random_rules(std::mt19937_64& rng) {
@@ -162,32 +174,13 @@ bool try_copies(const FusionGraph& g, const PlannerOptions& options, const std::
 // max_ops ops may share a group or a partition's copy choices take more than max_bits bits.
 std::optional<BruteBest> brute_force_with_copies(const FusionGraph& g, const PlannerOptions& options, std::size_t max_ops,
                                                  std::size_t max_bits) {
-  std::vector<OpId> free;
-  for (std::size_t x = 0; x < g.size(); ++x)
-    if (may_share(g.op(static_cast<OpId>(x)), options.rules)) free.push_back(static_cast<OpId>(x));
-  if (free.size() > max_ops || free.size() < 2) return std::nullopt;
-  std::vector<int> label(free.size(), 0);
   BruteBest best;
-  while (true) {
-    std::vector<std::int32_t> op_group(g.size(), -1);
-    std::int32_t next = 0;
-    std::vector<std::int32_t> of_label(free.size(), -1);
-    for (std::size_t x = 0; x < g.size(); ++x) {
-      const auto it = std::find(free.begin(), free.end(), static_cast<OpId>(x));
-      if (it == free.end()) { op_group[x] = next++; continue; }
-      std::int32_t& slot = of_label[static_cast<std::size_t>(label[static_cast<std::size_t>(it - free.begin())])];
-      if (slot < 0) slot = next++;
-      op_group[x] = slot;
-    }
-    if (!try_copies(g, options, op_group, max_bits, best)) return std::nullopt;
-    std::size_t i = free.size();
-    while (i-- > 1) {
-      const int top = *std::max_element(label.begin(), label.begin() + static_cast<std::ptrdiff_t>(i));
-      if (label[i] <= top) { ++label[i]; break; }
-      label[i] = 0;
-    }
-    if (i == 0) return best;
-  }
+  bool fits = true;
+  const bool tried = for_each_partition(g, options, max_ops, [&](const std::vector<std::int32_t>& op_group) {
+    fits = try_copies(g, options, op_group, max_bits, best);
+    return fits;
+  });
+  return tried && fits ? std::optional<BruteBest>(best) : std::nullopt;
 }
 
 // xla-classic's rules, sometimes with smaller packs or limits, or recompute all.

@@ -45,11 +45,13 @@ bool copyable(const SearchSpace& space, OpId x) {
   return r.recompute == Recompute::all || !is_expensive_kind(op.kind);
 }
 
-// Σ over components of non-source ops: distinct outside tensors read plus forced writes (engine_bound.h).
-std::uint64_t component_bytes(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& rep) {
+// Per component representative of non-source ops: distinct outside tensors read plus forced writes
+// (engine_bound.h); 0 elsewhere.
+std::vector<std::uint64_t> component_bytes(const SearchSpace& space, const detail::Producers& producers,
+                                           const std::vector<OpId>& rep) {
   const FusionGraph& g = space.graph;
   std::vector<std::pair<OpId, OpId>> reads;  // (component, tensor)
-  std::uint64_t total = 0;
+  std::vector<std::uint64_t> total(g.size(), 0);
   for (std::size_t v = 0; v < g.size(); ++v) {
     const OpId x = static_cast<OpId>(v);
     if (g.op(x).is_source()) continue;
@@ -57,60 +59,91 @@ std::uint64_t component_bytes(const SearchSpace& space, const detail::Producers&
       if (rep[*in] != rep[v]) reads.emplace_back(rep[v], *in);
     bool forced = space.graph_output(x) && !(copyable(space, x) && space.consumers.count(x) > 0);
     for (const OpId* c = space.consumers.begin(x); c != space.consumers.end(x) && !forced; ++c) forced = rep[*c] != rep[v];
-    if (forced) total = saturating_add(total, space.bytes_of(x));
+    if (forced) total[rep[v]] = saturating_add(total[rep[v]], space.bytes_of(x));
   }
   std::sort(reads.begin(), reads.end());
   reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
-  for (const auto& read : reads) total = saturating_add(total, space.bytes_of(read.second));
+  for (const auto& [component, tensor] : reads) total[component] = saturating_add(total[component], space.bytes_of(tensor));
   return total;
 }
 
-// The kernels no plan avoids (engine_bound.h): heavy ops and ops that never share a group, one each, plus one per
-// region holding a loop op but no heavy op that may share a group.
-std::uint64_t fewest_kernels(const SearchSpace& space) {
+// The kernels no plan avoids (engine_bound.h) besides the ops that never share a group: one per heavy op that may
+// share one; one per component of loop ops only whose every part moves more than horizontal_small_bytes (it packs
+// with nothing); one per region holding another component of loop ops only (those may all pack into one kernel).
+std::uint64_t fewest_shared_kernels(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& rep) {
   const FusionGraph& g = space.graph;
-  struct Region { bool loop = false, host = false; };
-  std::map<std::string, Region> regions;
+  struct Component { bool loop = false, host = false; std::uint64_t least_in = ~std::uint64_t{0}, least_out = ~std::uint64_t{0}; };
+  std::vector<Component> components(g.size());
   std::uint64_t kernels = 0;
   for (std::size_t v = 0; v < g.size(); ++v) {
     const OpId x = static_cast<OpId>(v);
     const FusionOp& op = g.op(x);
-    if (op.is_source()) continue;
-    const bool heavy = is_heavy_kind(op.kind), member = space.fusible_node(x);
-    Region& region = regions[op.region];
-    if (heavy || !member) ++kernels;
-    if (heavy && member) region.host = true;
-    if (!heavy && member) region.loop = true;
+    if (op.is_source() || !space.fusible_node(x)) continue;
+    Component& c = components[rep[v]];
+    (is_heavy_kind(op.kind) ? c.host : c.loop) = true;
+    kernels += is_heavy_kind(op.kind) ? 1 : 0;
+    std::uint64_t in = 0;
+    for (const OpId* p = producers.begin(x); p != producers.end(x); ++p) in = saturating_add(in, space.bytes_of(*p));
+    c.least_in = std::min(c.least_in, in);
+    const bool written = space.graph_output(x) || !copyable(space, x);  // else its readers may all hold copies
+    c.least_out = std::min(c.least_out, written ? space.bytes_of(x) : 0);
   }
-  for (const auto& [name, region] : regions) kernels += region.loop && !region.host ? 1 : 0;
-  return kernels;
+  std::map<std::string, bool> packable_regions;
+  const std::uint64_t small = static_cast<std::uint64_t>(std::max<std::int64_t>(0, space.rules->horizontal_small_bytes));
+  for (std::size_t v = 0; v < g.size(); ++v) {
+    const Component& c = components[v];
+    if (!c.loop || c.host) continue;
+    if (small == 0 || saturating_add(c.least_in, c.least_out) > small) ++kernels;
+    else packable_regions[g.op(static_cast<OpId>(v)).region] = true;
+  }
+  return kernels + packable_regions.size();
 }
+
+struct Work {
+  std::uint64_t bytes = 0, vector_flops = 0, matrix_flops = 0;
+  void add_flops(const FusionGraph& g, OpId x) {
+    std::uint64_t& sum = uses_matrix_peak(g.op(x).kind) ? matrix_flops : vector_flops;
+    sum = saturating_add(sum, op_flops(g, x));
+  }
+};
 
 }  // namespace
 
 EngineBound engine_lower_bound(const SearchSpace& space, const detail::Producers& producers, const FusionPlan& greedy_plan) {
   const FusionGraph& g = space.graph;
-  const std::uint64_t bytes = component_bytes(space, producers, coarse_components(space, producers));
+  const std::vector<OpId> rep = coarse_components(space, producers);
+  const std::vector<std::uint64_t> bytes = component_bytes(space, producers, rep);
   EngineBound out;
-  out.bytes_lower = bytes;
+  for (std::uint64_t b : bytes) out.bytes_lower = saturating_add(out.bytes_lower, b);
   for (const FusionGroup& group : greedy_plan.groups)
     if (std::all_of(group.ops.begin(), group.ops.end(), [&](OpId x) { return g.op(x).is_source(); }))
       out.bytes_lower = saturating_add(out.bytes_lower, saturating_add(group.bytes_read, group.bytes_written));
-  std::uint64_t vector_flops = 0, matrix_flops = 0, computing = 0;
+  // Time: an op that never shares a group is its own kernel in every plan, priced alone; the rest as one roofline.
+  Work shared;
+  std::uint64_t alone_ps = 0, computing = 0;
   for (std::size_t v = 0; v < g.size(); ++v) {
     const OpId x = static_cast<OpId>(v);
     if (g.op(x).is_source()) continue;
     ++computing;
-    std::uint64_t& sum = uses_matrix_peak(g.op(x).kind) ? matrix_flops : vector_flops;
-    sum = saturating_add(sum, op_flops(g, x));
+    if (space.fusible_node(x)) {
+      shared.add_flops(g, x);
+      if (rep[v] == x) shared.bytes = saturating_add(shared.bytes, bytes[v]);
+      continue;
+    }
+    Work own{bytes[v]};
+    own.add_flops(g, x);
+    alone_ps = saturating_add(alone_ps, kernel_ps(kernel_time_us(own.bytes, own.vector_flops, own.matrix_flops, space.hardware)));
   }
-  const std::uint64_t kernels = fewest_kernels(space);
-  if (kernels == 0) return out;
-  const double roofline_us = kernel_time_us(bytes, vector_flops, matrix_flops, space.hardware) - space.hardware.launch_us;
-  const double exact_ps = (roofline_us + static_cast<double>(kernels) * space.hardware.launch_us) * 1e6;
-  const double slack = static_cast<double>(computing) + 2.0;  // per-kernel rounding down, and the double sums
-  out.time_lower_ps = exact_ps > slack ? kernel_ps((exact_ps - slack) / 1e6) : 0;
+  const std::uint64_t kernels = fewest_shared_kernels(space, producers, rep);
   out.time_slack_ps = computing + 2;
+  double shared_ps = 0.0;
+  if (kernels > 0) {
+    const double roofline_us =
+        kernel_time_us(shared.bytes, shared.vector_flops, shared.matrix_flops, space.hardware) - space.hardware.launch_us;
+    shared_ps = (roofline_us + static_cast<double>(kernels) * space.hardware.launch_us) * 1e6;
+  }
+  const double exact_ps = static_cast<double>(alone_ps) + shared_ps, slack = static_cast<double>(out.time_slack_ps);
+  out.time_lower_ps = exact_ps > slack ? kernel_ps((exact_ps - slack) / 1e6) : 0;
   return out;
 }
 

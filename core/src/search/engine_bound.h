@@ -14,13 +14,21 @@
 //     component or that is a graph output (no reader outside C can hold a copy of it), except a marked output
 //     that could exist only as copies (recomputable, with readers): its write is not counted. Sources are alone
 //     in every plan, so their groups' bytes are the greedy plan's. Sum over components: bytes_lower.
-//   time: every plan's kernels k have Σ_k max(b_k/bw, f_k) + K·launch ≥ max(Σb/bw, Σf) + K·launch, with Σb ≥ the
-//     components' bytes above, Σf ≥ every non-source op's flops once (copies only add), and K at least the
-//     kernels no plan can avoid: one per heavy op (one per group) and per op the rules never let share a group, plus
-//     one per region with an op that only a loop group can hold and no heavy op that could host it. Kernel times
-//     are rounded down to whole picoseconds per kernel, so one picosecond per possible kernel (non-source op) is
-//     taken off, and two more for the double sums (time_slack_ps, within the verifier's tolerance of 2 ps per op
-//     for an optimal plan): time_lower_ps.
+//   time: an op the rules never let share a group (not a source, not fusible: a barrier, an anchor without
+//     epilogues, ...) is its own kernel in every plan, with its own reads and write: priced alone. The other kernels
+//     k have Σ_k max(b_k/bw, f_k) + K·launch ≥ max(Σb/bw, Σf) + K·launch, with Σb ≥ the bytes above of the
+//     components of fusible ops, Σf ≥ every fusible op's flops once (copies only add), and K at least one per heavy
+//     op that may share a group (one per group; heavy kernels never pack), plus, over the components of loop ops
+//     only: one per component that packs with nothing, plus one per region holding any other. A part of a group
+//     (members joined by inside edges, copies included, all of one component) moves at least the inputs of its
+//     first op and the output of its last (a copy is never last; the last op's readers are outside the group, and
+//     it is written unless it may be recomputed in each of them: counted 0 for a copyable op that is no graph
+//     output), so at least the component's least input bytes of an op plus its least such output bytes; parts of different components share
+//     no read, so they share a group only by each moving at most horizontal_small_bytes (the verifier's parts rule).
+//     A component whose least part is larger therefore has kernels of its own.
+//     Kernel times are rounded down to whole picoseconds per kernel, so one picosecond per possible kernel
+//     (non-source op) is taken off, and two more for the double sums (time_slack_ps, within the verifier's
+//     tolerance of 2 ps per op for an optimal plan): time_lower_ps.
 // Work O((n + m) α(n)).
 #pragma once
 
