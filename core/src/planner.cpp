@@ -13,6 +13,8 @@
 #include "detail/topology.h"
 #include "presets/presets.h"
 #include "search/component_totals.h"
+#include "search/engine_bound.h"
+#include "search/engine_copies.h"
 #include "search/lowered_plan.h"
 #include "search/preset_differences.h"
 #include "search/search.h"
@@ -188,6 +190,49 @@ SearchCertificate certificate_with_gap(SearchCertificate certificate, const Fusi
   return certificate;
 }
 
+// seed with recompute set, or xla-classic (docs/design.md §17 "Search under xla-classic and recompute"): the
+// engine search without copies (the strict seed search when no other rule is set) from greedy's plan without
+// copies, the rule engine's recompute pass over its plan (search/engine_copies.h), and the better of that and
+// greedy's own plan under the objective (bytes; time under xla-classic). The bound covers every plan the rules
+// allow, copies and packs included (search/engine_bound.h); optimal when the plan meets it.
+search::SearchOutcome engine_with_copies(const presets::PresetInput& in, const detail::Grouping& greedy,
+                                         const FusionPlan& greedy_plan, const HardwareProfile& hardware) {
+  const PlannerOptions& options = in.options;
+  const bool timed = options.strategy == "xla-classic";
+  PlannerOptions plain = options;
+  plain.rules.recompute = Recompute::none;
+  const bool strict = plain.rules == StrategyRules{};
+  const search::SearchSpace space{in.graph, in.consumers, strict ? search::SpaceKind::seed : search::SpaceKind::engine,
+                                  options.broadcast, 0, hardware, nullptr, nullptr, 0, &plain.rules};
+  const detail::Grouping plain_greedy = form(in.graph, in.producers, in.consumers, in.order, plain);
+  const detail::Grouping start = strict ? plain_greedy : search::data_connected(space, in.producers, plain_greedy);
+  const search::SearchOutcome searched = search::search_plan(space, in.producers, in.order, plain, start,
+                                                             finished_plan(in.graph, in.producers, start, plain));
+  const detail::Grouping candidate = search::with_copies(in, searched.grouping);
+  const auto score = [&](const FusionPlan& p) { return timed ? search::total_time_ps(p) : p.bytes_fused; };
+  const std::uint64_t candidate_score = score(finished_plan(in.graph, in.producers, candidate, options));
+  const search::SearchSpace judged{in.graph, in.consumers, search::SpaceKind::engine, options.broadcast, 0, hardware,
+                                   nullptr, nullptr, 0, &options.rules};
+  const search::EngineBound bound = search::engine_lower_bound(judged, in.producers, greedy_plan);
+  search::SearchOutcome out;
+  const bool better = candidate_score < score(greedy_plan);
+  out.grouping = better ? candidate : greedy;
+  out.expected_score = better ? candidate_score : score(greedy_plan);
+  const std::uint64_t lower = timed ? bound.time_lower_ps : bound.bytes_lower;
+  FUSION_CHECK(lower <= out.expected_score, "the lower bound holds for the plan found");
+  SearchCertificate& c = out.certificate;
+  c.present = true;
+  c.objective = timed ? "time" : "bytes";
+  c.greedy_bytes_fused = greedy_plan.bytes_fused;
+  c.greedy_time_fused_us = greedy_plan.time_fused_us;
+  if (timed) c.lower_bound_us = static_cast<double>(lower) / 1e6;
+  else c.lower_bound = lower;
+  c.nodes = searched.certificate.nodes;
+  const std::uint64_t tolerance = timed ? bound.time_slack_ps : 0;  // the bound's rounding (engine_bound.h)
+  c.status = lower + tolerance >= out.expected_score ? "optimal" : "bounded";
+  return out;
+}
+
 // The plan search finds (docs/design.md §17) from the greedy grouping and plan, numbered and priced, with its
 // certificate. Seed, tvm and xla search the planned graph; inductor its scheduler graph (search/lowered_plan.h).
 FusionPlan searched_plan(const presets::PresetInput& in, const detail::Grouping& greedy, const FusionPlan& greedy_plan) {
@@ -208,6 +253,8 @@ FusionPlan searched_plan(const presets::PresetInput& in, const detail::Grouping&
     outcome = search::search_plan(space, producers, order, options,
                                   search::to_scheduler(greedy, *lowered, producers.ids.size()), greedy_plan);
     outcome.grouping = search::to_planned(outcome.grouping, *lowered, greedy);
+  } else if (engine && (options.strategy == "xla-classic" || options.rules.recompute != Recompute::none)) {
+    outcome = engine_with_copies(in, greedy, greedy_plan, hardware);
   } else if (engine) {  // seed with rules set: the engine space, over greedy unpacked
     const search::SearchSpace space{in.graph, in.consumers, search::SpaceKind::engine, options.broadcast, 0, hardware,
                                     nullptr, nullptr, 0, &options.rules};
@@ -231,8 +278,8 @@ FusionPlan searched_plan(const presets::PresetInput& in, const detail::Grouping&
   if (lowered) search::complete_cut_reasons(*lowered, options.rules.max_group_ops, plan);
   if (engine)
     search::explain_preset_differences(in.graph, "the rule engine", greedy_plan, plan, outcome.certificate,
-                                       "the plan of fewest bytes");
-  if (timed)
+                                       timed ? "the fastest plan" : "the plan of fewest bytes");
+  else if (timed)
     search::explain_preset_differences(in.graph,
                                        lowered                         ? "Inductor's scheduler"
                                        : procedure == Procedure::xla ? "XLA's passes"
@@ -257,13 +304,11 @@ std::vector<PlanWarning> unused_dim_warnings(const FusionGraph& graph, const Dim
   return warnings;
 }
 
-// Can plan search run under these options (fusion/search.h: seed with recompute none, tvm, inductor, or xla with
-// all three passes)?
+// Can plan search run under these options (fusion/search.h: every strategy but xla with passes left out)?
 bool searchable(const PlannerOptions& options) {
-  const Procedure procedure = procedure_of(options.strategy);
-  if (procedure == Procedure::tvm || procedure == Procedure::inductor) return true;
-  if (procedure == Procedure::xla) return options.rules.passes == (xla_priority | xla_multi_output | xla_horizontal);
-  return options.strategy == "seed" && options.rules.recompute == Recompute::none;
+  if (procedure_of(options.strategy) == Procedure::xla)
+    return options.rules.passes == (xla_priority | xla_multi_output | xla_horizontal);
+  return true;
 }
 
 }  // namespace
@@ -288,10 +333,9 @@ std::optional<Error> FusionPlanner::options_error() const {
                  {}, "/rules/" + std::string(rule), {}, {}};
   if (options_.search.mode == SearchMode::optimal && !searchable(options_))
     return Error{ErrorCode::invalid_options,
-                 "search is available for strategies 'seed' (with recompute none), 'tvm', 'inductor' and 'xla' (with "
-                 "all three passes) so far; strategy '" +
-                     options_.strategy + "'" + (options_.strategy == "seed" ? " with recompute set" : "") +
-                     (options_.strategy == "xla" ? " with passes left out" : "") + " plans greedily only",
+                 "search is available for strategies 'seed', 'xla-classic', 'tvm', 'inductor' and 'xla' (with all "
+                 "three passes) so far; strategy '" +
+                     options_.strategy + "' with passes left out plans greedily only",
                  {}, "/search/mode", {}, {}};
   if (options_.numerics.parity && (options_.strategy != "seed" || options_.rules != StrategyRules{} ||
                                    options_.search.mode == SearchMode::optimal))

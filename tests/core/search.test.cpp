@@ -169,16 +169,23 @@ TEST_CASE("search options: modes, budgets, caps and errors") {
   CHECK(error_path(R"({"search": {"mode": "optimal", "budget_s": 2}})") == "/search/budget_s");
   CHECK(error_path(R"({"search": 3})") == "/search");
   for (const char* options : {R"({"strategy": "xla", "rules": {"passes": ["priority"]}, "search": "optimal"})",
-                              R"({"strategy": "xla-classic", "search": "optimal"})",
-                              R"({"rules": {"epilogue": true, "recompute": "cheap"}, "search": "optimal"})"}) {
+                              R"({"strategy": "xla", "rules": {"passes": ["priority", "horizontal"]}, "search": "optimal"})"}) {
     CAPTURE(options);
     const Expected<FusionPlan> refused = FusionPlanner(*read_options_json(options)).plan(greedy_trap());
     REQUIRE(!refused);
     CHECK(refused.errors().front().code == ErrorCode::invalid_options);
     CHECK(refused.errors().front().path == "/search/mode");
-    CHECK(refused.errors().front().message.find("search is available for strategies 'seed' (with recompute none), "
-                                                "'tvm', 'inductor' and 'xla' (with all three passes) so far") !=
+    CHECK(refused.errors().front().message.find("search is available for strategies 'seed', 'xla-classic', 'tvm', "
+                                                "'inductor' and 'xla' (with all three passes) so far") !=
           std::string::npos);
+  }
+  for (const char* options : {R"({"strategy": "xla-classic", "search": "optimal"})",
+                              R"({"rules": {"epilogue": true, "recompute": "cheap"}, "search": "optimal"})",
+                              R"({"rules": {"recompute": "all"}, "search": "optimal"})"}) {
+    CAPTURE(options);
+    const Expected<FusionPlan> searched = FusionPlanner(*read_options_json(options)).plan(greedy_trap());
+    REQUIRE(searched);
+    CHECK(searched->search.present);
   }
 }
 

@@ -94,11 +94,14 @@ test('tvm: the fastest plan FuseOps allows, with a time certificate, verified, a
   const cli = runCli(graph, {}, ['--strategy', 'tvm', '--search', 'optimal']);
   assert.equal(cli.status, 0, cli.stderr);
   assert.equal(cli.stdout, `${text}\n`);
-  const refused = fusion.plan(TRAP, { strategy: 'xla-classic', search: 'optimal' });
+  const classic = fusion.plan(TRAP, { strategy: 'xla-classic', search: 'optimal' });
+  assert.equal(classic.search.objective, 'time');
+  assert.ok(classic.search.lower_bound_us <= classic.time_fused_us);
+  const refused = fusion.plan(TRAP, { strategy: 'xla', rules: { passes: ['priority'] }, search: 'optimal' });
   assert.equal(refused.error.code, 'invalid_options');
   assert.match(
     refused.error.message,
-    /'seed' \(with recompute none\), 'tvm', 'inductor' and 'xla' \(with all three passes\) so far/,
+    /'seed', 'xla-classic', 'tvm', 'inductor' and 'xla' \(with all three passes\) so far/,
   );
 });
 

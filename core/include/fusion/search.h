@@ -2,10 +2,12 @@
 //
 // Settings (PlannerOptions::search) and the certificate a searched plan carries (FusionPlan::search).
 //
-// Strategies: `seed` with recompute none (objective bytes_fused; with rules set, the legal groups are the verifier's
-// of the shared rule engine, docs/design.md §17 "Search under seed with rules"), `tvm`, `inductor` and `xla` with all
-// three passes (objective time_fused_us); the others (`xla-classic`, `xla` with passes left out, `seed` with
-// recompute cheap or all) are refused with invalid_options at /search/mode.
+// Strategies: `seed` (objective bytes_fused; with rules set, the legal groups are the verifier's of the shared rule
+// engine, docs/design.md §17 "Search under seed with rules"), `tvm`, `inductor`, `xla` with all three passes and
+// `xla-classic` (objective time_fused_us); `xla` with passes left out is refused with invalid_options at
+// /search/mode. Under `seed` with recompute cheap or all and under `xla-classic` the search is not exact: the better
+// of greedy's plan and the searched plan without copies (the recompute pass run over it), with a lower bound over
+// every plan the rules allow (§17 "Search under xla-classic and recompute").
 //
 // Legal partitions under seed. A partition of the ops is legal when every group of more than one op
 //   - holds only mergeable ops (fusible kind, not a source) of one region,

@@ -1,0 +1,150 @@
+// search/engine_bound.cpp — the coarse components and the bound of engine_bound.h.
+#include "search/engine_bound.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "detail/saturating.h"
+#include "fusion/strategy.h"
+#include "fusion/time_model.h"
+#include "search/union_find.h"
+
+namespace fusion::search {
+namespace {
+
+using detail::saturating_add;
+
+// Component representative per op (engine_bound.h: fusible edges and horizontal readers of one tensor).
+std::vector<OpId> coarse_components(const SearchSpace& space, const detail::Producers& producers) {
+  const FusionGraph& g = space.graph;
+  UnionFind<OpId> sets(g.size());
+  for (std::size_t c = 0; c < g.size(); ++c)
+    for (const OpId* p = producers.begin(static_cast<OpId>(c)); p != producers.end(static_cast<OpId>(c)); ++p)
+      if (space.fusible_node(*p) && space.fusible_node(static_cast<OpId>(c)) && space.fusible(*p, static_cast<OpId>(c)))
+        sets.join(*p, static_cast<OpId>(c));
+  if (space.shares_buffer_pairs())
+    for (std::size_t t = 0; t < g.size(); ++t) {
+      std::map<std::string, OpId> first;  // per region: the first loop reader of t
+      for (const OpId* r = space.consumers.begin(static_cast<OpId>(t)); r != space.consumers.end(static_cast<OpId>(t)); ++r) {
+        if (!space.fusible_node(*r) || is_heavy_kind(g.op(*r).kind)) continue;
+        const auto [it, fresh] = first.emplace(g.op(*r).region, *r);
+        if (!fresh) sets.join(*r, it->second);
+      }
+    }
+  std::vector<OpId> rep(g.size());
+  for (std::size_t x = 0; x < g.size(); ++x) rep[x] = sets.find(static_cast<OpId>(x));
+  return rep;
+}
+
+// May the op exist only as recomputed copies under the rules (the verifier's copy rule)?
+bool copyable(const SearchSpace& space, OpId x) {
+  const FusionOp& op = space.graph.op(x);
+  const StrategyRules& r = *space.rules;
+  if (r.recompute == Recompute::none || op.is_source() || is_heavy_kind(op.kind)) return false;
+  return r.recompute == Recompute::all || !is_expensive_kind(op.kind);
+}
+
+// Per component representative of non-source ops: distinct outside tensors read plus forced writes
+// (engine_bound.h); 0 elsewhere.
+std::vector<std::uint64_t> component_bytes(const SearchSpace& space, const detail::Producers& producers,
+                                           const std::vector<OpId>& rep) {
+  const FusionGraph& g = space.graph;
+  std::vector<std::pair<OpId, OpId>> reads;  // (component, tensor)
+  std::vector<std::uint64_t> total(g.size(), 0);
+  for (std::size_t v = 0; v < g.size(); ++v) {
+    const OpId x = static_cast<OpId>(v);
+    if (g.op(x).is_source()) continue;
+    for (const OpId* in = producers.begin(x); in != producers.end(x); ++in)
+      if (rep[*in] != rep[v]) reads.emplace_back(rep[v], *in);
+    bool forced = space.graph_output(x) && !(copyable(space, x) && space.consumers.count(x) > 0);
+    for (const OpId* c = space.consumers.begin(x); c != space.consumers.end(x) && !forced; ++c) forced = rep[*c] != rep[v];
+    if (forced) total[rep[v]] = saturating_add(total[rep[v]], space.bytes_of(x));
+  }
+  std::sort(reads.begin(), reads.end());
+  reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+  for (const auto& [component, tensor] : reads) total[component] = saturating_add(total[component], space.bytes_of(tensor));
+  return total;
+}
+
+// The kernels no plan avoids (engine_bound.h) besides the ops that never share a group: one per heavy op that may
+// share one; one per component of loop ops only whose every part moves more than horizontal_small_bytes (it packs
+// with nothing); one per region holding another component of loop ops only (those may all pack into one kernel).
+std::uint64_t fewest_shared_kernels(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& rep) {
+  const FusionGraph& g = space.graph;
+  struct Component { bool loop = false, host = false; std::uint64_t least_in = ~std::uint64_t{0}, least_out = ~std::uint64_t{0}; };
+  std::vector<Component> components(g.size());
+  std::uint64_t kernels = 0;
+  for (std::size_t v = 0; v < g.size(); ++v) {
+    const OpId x = static_cast<OpId>(v);
+    const FusionOp& op = g.op(x);
+    if (op.is_source() || !space.fusible_node(x)) continue;
+    Component& c = components[rep[v]];
+    (is_heavy_kind(op.kind) ? c.host : c.loop) = true;
+    kernels += is_heavy_kind(op.kind) ? 1 : 0;
+    std::uint64_t in = 0;
+    for (const OpId* p = producers.begin(x); p != producers.end(x); ++p) in = saturating_add(in, space.bytes_of(*p));
+    c.least_in = std::min(c.least_in, in);
+    const bool written = space.graph_output(x) || !copyable(space, x);  // else its readers may all hold copies
+    c.least_out = std::min(c.least_out, written ? space.bytes_of(x) : 0);
+  }
+  std::map<std::string, bool> packable_regions;
+  const std::uint64_t small = static_cast<std::uint64_t>(std::max<std::int64_t>(0, space.rules->horizontal_small_bytes));
+  for (std::size_t v = 0; v < g.size(); ++v) {
+    const Component& c = components[v];
+    if (!c.loop || c.host) continue;
+    if (small == 0 || saturating_add(c.least_in, c.least_out) > small) ++kernels;
+    else packable_regions[g.op(static_cast<OpId>(v)).region] = true;
+  }
+  return kernels + packable_regions.size();
+}
+
+struct Work {
+  std::uint64_t bytes = 0, vector_flops = 0, matrix_flops = 0;
+  void add_flops(const FusionGraph& g, OpId x) {
+    std::uint64_t& sum = uses_matrix_peak(g.op(x).kind) ? matrix_flops : vector_flops;
+    sum = saturating_add(sum, op_flops(g, x));
+  }
+};
+
+}  // namespace
+
+EngineBound engine_lower_bound(const SearchSpace& space, const detail::Producers& producers, const FusionPlan& greedy_plan) {
+  const FusionGraph& g = space.graph;
+  const std::vector<OpId> rep = coarse_components(space, producers);
+  const std::vector<std::uint64_t> bytes = component_bytes(space, producers, rep);
+  EngineBound out;
+  for (std::uint64_t b : bytes) out.bytes_lower = saturating_add(out.bytes_lower, b);
+  for (const FusionGroup& group : greedy_plan.groups)
+    if (std::all_of(group.ops.begin(), group.ops.end(), [&](OpId x) { return g.op(x).is_source(); }))
+      out.bytes_lower = saturating_add(out.bytes_lower, saturating_add(group.bytes_read, group.bytes_written));
+  // Time: an op that never shares a group is its own kernel in every plan, priced alone; the rest as one roofline.
+  Work shared;
+  std::uint64_t alone_ps = 0, computing = 0;
+  for (std::size_t v = 0; v < g.size(); ++v) {
+    const OpId x = static_cast<OpId>(v);
+    if (g.op(x).is_source()) continue;
+    ++computing;
+    if (space.fusible_node(x)) {
+      shared.add_flops(g, x);
+      if (rep[v] == x) shared.bytes = saturating_add(shared.bytes, bytes[v]);
+      continue;
+    }
+    Work own{bytes[v]};
+    own.add_flops(g, x);
+    alone_ps = saturating_add(alone_ps, kernel_ps(kernel_time_us(own.bytes, own.vector_flops, own.matrix_flops, space.hardware)));
+  }
+  const std::uint64_t kernels = fewest_shared_kernels(space, producers, rep);
+  out.time_slack_ps = computing + 2;
+  double shared_ps = 0.0;
+  if (kernels > 0) {
+    const double roofline_us =
+        kernel_time_us(shared.bytes, shared.vector_flops, shared.matrix_flops, space.hardware) - space.hardware.launch_us;
+    shared_ps = (roofline_us + static_cast<double>(kernels) * space.hardware.launch_us) * 1e6;
+  }
+  const double exact_ps = static_cast<double>(alone_ps) + shared_ps, slack = static_cast<double>(out.time_slack_ps);
+  out.time_lower_ps = exact_ps > slack ? kernel_ps((exact_ps - slack) / 1e6) : 0;
+  return out;
+}
+
+}  // namespace fusion::search
