@@ -53,8 +53,12 @@ DenseGroups dense_groups(std::size_t n, const detail::Grouping& grouping) {
     d.owned[index].push_back(static_cast<OpId>(x));
   }
   d.copies.resize(d.owned.size());
+  std::vector<std::int32_t> copy_count(d.owned.size(), 0);  // each list sized once (copies can outnumber ops)
+  for (const auto& [op, rep] : grouping.copies) ++copy_count[dense_of_rep[rep]];
+  for (std::size_t k = 0; k < d.copies.size(); ++k) d.copies[k].reserve(static_cast<std::size_t>(copy_count[k]));
   for (const auto& [op, rep] : grouping.copies) d.copies[dense_of_rep[rep]].push_back(op);
-  for (auto& list : d.copies) std::sort(list.begin(), list.end());
+  for (auto& list : d.copies)  // presets list their copies by op, so mostly already in order
+    if (!std::is_sorted(list.begin(), list.end())) std::sort(list.begin(), list.end());
   d.rules.resize(d.owned.size());
   for (const auto& [rep, text] : grouping.rules)
     if (rep >= 0 && dense_of_rep[rep] >= 0) d.rules[dense_of_rep[rep]] = text;
