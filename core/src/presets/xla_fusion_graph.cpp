@@ -15,7 +15,7 @@ constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 constexpr std::size_t kMaxSiblings = 16;
 // Walk steps one multi-output or horizontal merge may spend on its cycle check before it is skipped (safe:
 // a skipped merge is one XLA might have made, never a cycle).
-constexpr std::uint64_t kCycleStepBudget = 4096;
+constexpr std::uint64_t kFusionGraphCycleSteps = 4096;
 
 // Nodes in topological order: sources and fusion roots, each reading what its fusion reads.
 FusionGraph build(const PresetInput& in, const PriorityFusionResult& p, std::vector<OpId>& root,
@@ -205,7 +205,7 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b, bool proof_tried) {
   if (!proof_tried && cycle_proved(a, b)) return std::nullopt;  // a cycle: the walk would refuse it too
   const bool fits = limit <= 0 || stats_.counts(a).operands() + stats_.counts(b).operands() <= limit;
   if (!fits && stats_.preview(first, second, finder).operands() > limit) return std::nullopt;
-  if (!groups_.acyclic(a, b, kCycleStepBudget)) {
+  if (!groups_.acyclic(a, b, kFusionGraphCycleSteps)) {
     if (groups_.found_cycle()) remember_cycle(a, b);
     return std::nullopt;
   }

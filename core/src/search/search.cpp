@@ -37,7 +37,7 @@ struct Part {
   std::uint64_t tolerance = 0;  // timed spaces: a partition must beat greedy by more than this (ps) to replace it
 };
 
-struct Search {
+struct SearchState {
   const SearchSpace& space;
   const FusionGraph& g;
   const detail::Producers& producers;
@@ -115,7 +115,7 @@ Improvement improvement_of(const LocalProblem<W>& p, const Partition<W>& partiti
 
 // Searches the part with sets of W words; false when it does not fit one local problem.
 template <std::size_t W>
-bool search_width(Search& s, Part& part, std::uint64_t greedy_score, std::int64_t left) {
+bool search_width(SearchState& s, Part& part, std::uint64_t greedy_score, std::int64_t left) {
   std::optional<LocalProblem<W>> problem = build_local_problem<W>(s.space, s.producers, part.members, s.position);
   if (!problem) return false;
   const Partition<W> greedy = greedy_partition(*problem, s.greedy);
@@ -192,7 +192,7 @@ Improvement xla_improvement_of(const SearchSpace& space, const detail::Producers
 // grouping is the incumbent even where it is not one of the space's plans (its passes reach wider), so the bound
 // covers it too (it never exceeds greedy's time).
 template <std::size_t W>
-bool search_xla_width(Search& s, Part& part, std::uint64_t greedy_score, std::int64_t left) {
+bool search_xla_width(SearchState& s, Part& part, std::uint64_t greedy_score, std::int64_t left) {
   std::optional<LocalProblem<W>> base = build_local_problem<W>(s.space, s.producers, part.members, s.position);
   if (!base) return false;
   XlaPartResult<W> result = search_xla_part(*base, greedy_duplicated(*base, s.greedy), greedy_score - part.tolerance, left);
@@ -206,12 +206,12 @@ bool search_xla_width(Search& s, Part& part, std::uint64_t greedy_score, std::in
 
 // Searches the part with sets of W words, over duplication too under xla.
 template <std::size_t W>
-void search_any_width(Search& s, Part& part, std::uint64_t greedy_score, std::int64_t left) {
+void search_any_width(SearchState& s, Part& part, std::uint64_t greedy_score, std::int64_t left) {
   if (s.space.kind == SpaceKind::xla) search_xla_width<W>(s, part, greedy_score, left);
   else search_width<W>(s, part, greedy_score, left);
 }
 
-void solve(Search& s, Part& part) {
+void solve(SearchState& s, Part& part) {
   part.solved = true;
   part.improvement.reset();
   const bool timed = s.space.timed();
@@ -232,7 +232,7 @@ void solve(Search& s, Part& part) {
   }
 }
 
-std::vector<OpId> representatives(const Search& s) {
+std::vector<OpId> representatives(const SearchState& s) {
   std::vector<OpId> rep = s.greedy.representative;
   for (const Part& part : s.parts)
     if (part.improvement)
@@ -241,7 +241,7 @@ std::vector<OpId> representatives(const Search& s) {
 }
 
 // Greedy's copies but those of improved parts, and the improved parts' copies (xla; none otherwise).
-std::vector<std::pair<OpId, OpId>> copies_of(const Search& s) {
+std::vector<std::pair<OpId, OpId>> copies_of(const SearchState& s) {
   std::vector<char> improved(s.g.size(), 0);
   for (const Part& part : s.parts)
     if (part.improvement)
@@ -255,7 +255,7 @@ std::vector<std::pair<OpId, OpId>> copies_of(const Search& s) {
 }
 
 // The parts holding an op of a group on a cycle, ascending.
-std::vector<std::int32_t> parts_on_cycles(const Search& s, const std::vector<bool>& on_cycle) {
+std::vector<std::int32_t> parts_on_cycles(const SearchState& s, const std::vector<bool>& on_cycle) {
   std::vector<std::int32_t> involved;
   for (std::size_t x = 0; x < on_cycle.size(); ++x)
     if (on_cycle[x] && s.part_of[x] >= 0) involved.push_back(s.part_of[x]);
@@ -265,7 +265,7 @@ std::vector<std::int32_t> parts_on_cycles(const Search& s, const std::vector<boo
 }
 
 // Replaces the involved parts by their union (to be searched jointly), when it fits one local problem.
-bool join(Search& s, const std::vector<std::int32_t>& involved) {
+bool join(SearchState& s, const std::vector<std::int32_t>& involved) {
   std::vector<OpId> members;
   for (std::int32_t k : involved) members.insert(members.end(), s.parts[k].members.begin(), s.parts[k].members.end());
   if (involved.size() < 2 || members.size() > kMaxPartOps) return false;
@@ -282,7 +282,7 @@ bool join(Search& s, const std::vector<std::int32_t>& involved) {
 // a cycle, until the whole group graph is acyclic. Answers the final representatives.
 // Parts are solved smallest first (ties in topological order of their first op), so one large part cannot take
 // the budget the small ones would have settled cheaply.
-std::vector<OpId> solve_all(Search& s) {
+std::vector<OpId> solve_all(SearchState& s) {
   while (true) {
     std::vector<std::size_t> waiting;
     for (std::size_t k = 0; k < s.parts.size(); ++k)
@@ -314,7 +314,7 @@ std::vector<std::int64_t> positions(const std::vector<OpId>& order) {
 
 // Rule texts for the groups of improved parts (timed spaces): greedy's texts of those parts' groups go, and each
 // multi-op group the search formed says so (its ops counted with its copies).
-void replace_rules(const Search& s, detail::Grouping& grouping) {
+void replace_rules(const SearchState& s, detail::Grouping& grouping) {
   const std::string what = s.space.kind == SpaceKind::tvm ? "ops, the fastest grouping FuseOps' invariants allow"
                            : s.space.kind == SpaceKind::xla ? "ops, the fastest grouping XLA's fusion passes allow"
                                                             : "nodes, the fastest grouping Inductor's scheduler rules allow";
@@ -338,7 +338,7 @@ void replace_rules(const Search& s, detail::Grouping& grouping) {
 SearchOutcome search_plan(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& order,
                           const PlannerOptions& options, const detail::Grouping& greedy, const FusionPlan& greedy_plan) {
   Components components = fusible_components(space, producers, order, space.kind == SpaceKind::xla ? &greedy : nullptr);
-  Search s{space, space.graph, producers, space.consumers, options, greedy, greedy_plan, positions(order),
+  SearchState s{space, space.graph, producers, space.consumers, options, greedy, greedy_plan, positions(order),
            std::move(components.of_op), {}, 0};
   for (std::vector<OpId>& members : components.members) s.parts.push_back(Part{std::move(members), false, 0, std::nullopt});
   SearchOutcome out;
