@@ -243,7 +243,7 @@ test(
     await waitForPlan(page);
     await waitForStatus(
       page,
-      /^(Fastest plan, proven in [\d.]+ m?s|Within [\d.<> ]+ % of the fastest plan after [\d.]+ m?s \(bounded\))$/,
+      /^(Fastest plan, proven in [\d.]+ m?s|Within [\d.<> ]+ % of the fastest after [\d.]+ m?s \(bounded\))$/,
     );
     assert.ok(searched.time_fused_us <= fusion.plan(TRAP, { strategy: 'xla-classic' }).time_fused_us);
     await shot(page, 'search-xla-classic');

@@ -332,7 +332,7 @@ TEST_CASE("a 100,000-op graph: the search stays within its node budget and retur
                           << ", greedy " << plan.search.greedy_bytes_fused << " -> " << plan.bytes_fused);
 }
 
-TEST_CASE("a long chain does not overflow anything (no recursion)") {
+TEST_CASE("a long chain does not overflow anything (no recursion)" * doctest::skip(reduced_run())) {
   FusionGraph g;
   OpId last = g.add_op(op("x", OpKind::input, {}, {4}));
   for (int i = 0; i < 200'000; ++i) last = g.add_op(op("", i % 2 ? OpKind::relu : OpKind::neg, {last}, {4}));
@@ -346,7 +346,8 @@ TEST_CASE("a long chain does not overflow anything (no recursion)") {
 TEST_CASE("the search is the same at every set width: 1, 4 and 16 words agree node for node") {
   std::mt19937_64 rng(64);
   int compared = 0;
-  for (int i = 0; i < scaled(300); ++i) {
+  const int graphs = scaled(300);
+  for (int i = 0; i < graphs; ++i) {
     CAPTURE(i);
     const FusionGraph g = random_graph(rng, 6 + static_cast<int>(rng() % 40));
     const detail::Producers producers = detail::build_producers(g);
@@ -376,5 +377,5 @@ TEST_CASE("the search is the same at every set width: 1, 4 and 16 words agree no
       ++compared;
     }
   }
-  CHECK(compared > 100);
+  CHECK(compared > graphs / 3);
 }

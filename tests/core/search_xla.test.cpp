@@ -78,8 +78,9 @@ TEST_CASE("xla: 3,000 random graphs: optimal plans are at most the brute-force f
 }
 
 TEST_CASE("xla: larger random graphs verify, never lose to XLA's passes, and explain every difference") {
-  const int improved = check_larger_random_graphs(11, scaled(40), xla_search(20'000), "XLA's passes");
-  MESSAGE(improved << " of " << scaled(40) << " graphs improved on XLA's passes");
+  const int graphs = std::max(10, scaled(40));  // at least 10, so that one improves however few the run takes
+  const int improved = check_larger_random_graphs(11, graphs, xla_search(20'000), "XLA's passes");
+  MESSAGE(improved << " of " << graphs << " graphs improved on XLA's passes");
   CHECK(improved > 0);
 }
 
