@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './chromium.mjs';
-import { startStaticServer } from './static-server.mjs';
+import { BLANK_PATH, startStaticServer } from './static-server.mjs';
 
 export const root = (path) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
@@ -64,10 +64,10 @@ async function newPage(site, viewport) {
   return page;
 }
 
-// What a test may have left on a lent page, undone: a missing file of the site (a 404 document of its origin) ends
-// the old document, its timers and its workers, then the origin's storage is cleared (drafts, the theme choice).
+// What a test may have left on a lent page, undone: the server's blank page of the origin ends the old document,
+// its timers and its workers, then the origin's storage is cleared (drafts, the theme choice).
 async function reset(page, site, viewport) {
-  await page.goto(`${site.server.url}__reset__`);
+  await page.goto(new URL(BLANK_PATH, site.server.url).href);
   await page.evaluate(() => {
     localStorage.clear();
     sessionStorage.clear();

@@ -5,7 +5,8 @@
 // answer lets any origin read it (Access-Control-Allow-Origin: *), as a host serving the element's script to
 // other sites must; types ({'.wasm': 'application/octet-stream'}) overrides content types, as a host that does
 // not know a file type does. Binds 127.0.0.1 on an OS-chosen port so parallel runs never collide (two servers are two
-// origins). Not a general server: no ranges, caching or compression.
+// origins). BLANK_PATH answers an empty page of the origin whatever the folder holds (page-helpers.mjs resets a lent
+// page there: a 404 would put a console error on it). Not a general server: no ranges, caching or compression.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -23,9 +24,15 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+export const BLANK_PATH = '/__blank__';
+
 export async function startStaticServer(root, { cors = false, types = {} } = {}) {
   const base = resolve(root);
   const server = createServer(async (request, response) => {
+    if (request.url === BLANK_PATH) {
+      response.writeHead(200, { 'content-type': TYPES['.html'] }).end('<!doctype html><title>blank</title>');
+      return;
+    }
     const file = await fileFor(base, request.url);
     if (!file || !['GET', 'HEAD'].includes(request.method)) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
