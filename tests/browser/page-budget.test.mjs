@@ -94,12 +94,14 @@ async function transferredUntilDrawn(url, viewport = { width: 1280, height: 800 
   page.on('requestfinished', (request) => {
     if (!request.url().startsWith(site.url)) return;
     const name = chunkName(new URL(request.url()).pathname) || 'index.html';
-    const at = request.timing().startTime;
+    const timing = request.timing();
+    const at = timing.startTime;
+    const end = at + timing.responseEnd; // responseEnd counts from startTime
     const sized = request
       .response()
       .then((r) => r?.body())
-      .then((body) => ({ name, at, raw: body.length, gzip: gzipSync(body, { level: 9 }).length }))
-      .catch(() => ({ name, at, raw: 0, gzip: 0 }));
+      .then((body) => ({ name, at, end, raw: body.length, gzip: gzipSync(body, { level: 9 }).length }))
+      .catch(() => ({ name, at, end, raw: 0, gzip: 0 }));
     seen.push(sized);
   });
   await page.goto(url);
@@ -189,9 +191,14 @@ test(
       run.files.some((f) => f.name === 'fusion_plan'),
       `the page plans with the plan-only module: ${table(run.files)}`,
     );
+    // The full module is fetched only once the plan-only one has arrived (for what it lacks, after the first
+    // answer), never beside it. On a loaded machine the first draw can come after that fetch has started (the
+    // layout runs after the plan), so the test asks for the order of the two downloads, not for the draw.
+    const planOnly = run.files.find((f) => f.name === 'fusion_plan');
+    const full = (await run.all()).find((f) => f.name === 'fusion_core');
     assert.ok(
-      !run.files.some((f) => f.name === 'fusion_core'),
-      `the full module is not loaded before the first plan: ${table(run.files)}`,
+      !full || full.at >= planOnly.end,
+      `the full module is not fetched beside the plan-only one: ${table(run.files)}`,
     );
     console.log(`page: ${kib(run.total)} — ${table(run.files)}`);
     assert.ok(run.total <= budget('page'), `${kib(run.total)} > ${kib(budget('page'))}`);
