@@ -10,10 +10,11 @@
 #           when changed, so watchers do not reload.
 #   site    vite build of web/ into dist/: a static site for any static host (needs wasm first), then the size
 #           report (tools/size-report.mjs: every file raw and gzip, and the budgets; over budget fails).
-#   asan    cmake + Ninja into build/asan: the same native targets under AddressSanitizer + UBSan
-#           (FUSION_SANITIZE=ON; build type FUSION_ASAN_BUILD_TYPE, default RelWithDebInfo, which CMakeLists.txt
-#           makes -O1 -g1 there, so reports carry lines). tools/run-tests.mjs runs its ctest with halt_on_error.
-#           Not run by default.
+#   asan    in build/native too (FUSION_SANITIZED_TESTS=ON, target `sanitized`): a copy of the core under
+#           AddressSanitizer + UBSan at -O1 -g1 (reports carry lines), and the doctest suite and the CLI linked
+#           against it from the native build's own test objects (compiled once for both). Their ctest entries are
+#           sanitized.<name> (label "sanitized"); tools/run-tests.mjs runs them with halt_on_error and the plain
+#           ones with -LE sanitized. Not run by default.
 # Build types: FUSION_NATIVE_BUILD_TYPE (default Release), FUSION_WASM_BUILD_TYPE (default Release:
 # 25% larger than MinSizeRel, 4x faster on a 20k-op graph).
 # Assumes tools/setup.sh has run. Incremental: a second run with nothing changed takes a few seconds.
@@ -41,8 +42,10 @@ build_native() {
 }
 
 build_asan() {
-  configure build/asan "${FUSION_ASAN_BUILD_TYPE:-RelWithDebInfo}" -- -DFUSION_SANITIZE=ON
-  cmake --build build/asan -j "$jobs"
+  configure build/native "${FUSION_NATIVE_BUILD_TYPE:-Release}"
+  grep -q '^FUSION_SANITIZED_TESTS:BOOL=ON$' build/native/CMakeCache.txt ||
+    cmake build/native -DFUSION_SANITIZED_TESTS=ON >/dev/null
+  cmake --build build/native -j "$jobs" --target sanitized
 }
 
 build_wasm() {

@@ -1,6 +1,6 @@
 // run-tests.mjs — runs every test suite after a build: lint first (tools/lint.mjs: ESLint and Prettier, so a
 // layout slip shows early), the path check (tools/check-paths.mjs: every repository path a file names exists),
-// ctest (build/native), the same ctest under ASan + UBSan (build/asan), the WASM module's tests (tests/wasm), the
+// ctest (build/native), the same ctest under ASan + UBSan (build/native's sanitized.* entries), the WASM module's tests (tests/wasm), the
 // ONNX importer's (tests/onnx), page-module tests (tests/web, pure modules in Node), our tools' tests
 // (tests/tools), browser tests, and the Python tests of the PyTorch exporter (tests/python, unittest under
 // Debian's /usr/bin/python3 with python3-torch).
@@ -27,9 +27,10 @@ function countCtest(out) {
   return m && { failed: Number(m[1]), passed: Number(m[2]) - Number(m[1]) };
 }
 
-// The doctest suite again under AddressSanitizer + UBSan (build/asan, `tools/build.sh asan`): the first report
+// The doctest suite again under AddressSanitizer + UBSan (label sanitized, `tools/build.sh asan`): the first report
 // ends the test binary with a failing status (UBSan is built with -fno-sanitize-recover=all), leaks included. The
-// core library is instrumented, the test files themselves are not (tests/core/CMakeLists.txt).
+// core library is instrumented, the test files themselves are not: they are the native run's own objects, linked a
+// second time (tests/core/CMakeLists.txt).
 // The random property suites run an eighth of their cases there (FUSION_TEST_SCALE, tests/core/test_scale.h), and
 // the few size-limit cases (100,000-op graphs) skip: each case is 10-20x slower under the sanitizers, and the native
 // run already runs them all.
@@ -46,14 +47,14 @@ const SUITES = [
   { name: 'paths', command: [process.execPath, 'tools/check-paths.mjs'], count: countSummary },
   {
     name: 'ctest',
-    command: ['ctest', '--test-dir', 'build/native', '--output-on-failure', '-j', '2'],
+    command: ['ctest', '--test-dir', 'build/native', '-LE', 'sanitized', '--output-on-failure', '-j', '2'],
     count: countCtest,
   },
   {
     name: 'asan',
-    // The sanitizer build has no codegen_run tests (tests/core/CMakeLists.txt): they compile and run the emitted C
+    // There are no sanitized codegen_run tests (tests/core/CMakeLists.txt): they compile and run the emitted C
     // with cc, which the sanitizers do not watch (the emitter itself runs under them in codegen).
-    command: ['ctest', '--test-dir', 'build/asan', '--output-on-failure', '-j', '2'],
+    command: ['ctest', '--test-dir', 'build/native', '-L', 'sanitized', '--output-on-failure', '-j', '2'],
     count: countCtest,
     env: SANITIZER_ENV,
   },

@@ -138,12 +138,13 @@ const graphPane = createGraphPane({
 if (compareView) watchCompare(store, planner);
 watchSearch(store, searcher);
 watchPlan(store, planner, { onEdit: timings.edited, onPlanned: timings.planned, onShown: timings.numbersShown });
-// The size chart's sweep runs over the range of that name's slider (size-scale.js), from 1.
+// The size chart's sweep runs over the range of that name's slider (size-scale.js), from 1, once the first plan
+// is drawn (it loads the full module).
 const sweepRange = (state, dim) => ({
   from: 1,
   to: scaleMax(state.graph?.dims?.[dim], state.plan?.dims?.[dim], state.options.dims?.[dim]),
 });
-if (sweepPanel) watchSweep(store, planner, { range: sweepRange });
+if (sweepPanel) watchSweep(store, planner, { range: sweepRange, after: drawnOnce });
 const links = createLinkSync({ store, dispatch, examples: EXAMPLES, mode });
 store.subscribe((state) => {
   editor.setText(state.text);

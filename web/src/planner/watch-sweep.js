@@ -1,8 +1,9 @@
 // watch-sweep.js — asks the planner for the size chart's sweep: the plan across one named dimension
 // (docs/design.md §16) whenever the graph, the other options or the chosen name change.
 //
-// Contract: watchSweep(store, planner, {range(state, dim) → {from, to}, debounceMs = 150}) subscribes to the
-// store. When the plan on screen is current (events.js isStale is false, no error) and has named dimensions,
+// Contract: watchSweep(store, planner, {range(state, dim) → {from, to}, debounceMs = 150, after}) subscribes to
+// the store. No sweep is sent before the promise after (the page's first drawn plan) settles: a sweep needs the
+// full WASM module, whose download and compile must not compete with the first plan's drawing. When the plan on screen is current (events.js isStale is false, no error) and has named dimensions,
 // the chart's name is dims.js chartDim(state) (the name picked, else the plan's first); the request is
 // planner.sweep(text, sweepOptions(options, dim), {dim, from, to}) (dims.js: the name's own value left out,
 // so dragging that name's slider never asks again), debounced (any change of text or options restarts the
@@ -17,11 +18,12 @@ import { isStale } from '../state/events.js';
 import { chartDim, sweepOptions } from '../state/dims.js';
 import { createLatestOnly } from './latest-only.js';
 
-export function watchSweep(store, planner, { range, debounceMs = 150 }) {
+export function watchSweep(store, planner, { range, debounceMs = 150, after = Promise.resolve() }) {
   let sent = null; // the key of the last sweep asked for
   let waiting = null; // the key of the sweep waiting on the timer
   let timer = null;
   const queue = createLatestOnly(async ({ text, options, dim, from, to }) => {
+    await after;
     await planner.ready.catch(() => {});
     let top = to;
     let overflow = null;
