@@ -17,33 +17,29 @@ constexpr std::size_t kMaxSiblings = 16;
 // a skipped merge is one XLA might have made, never a cycle).
 constexpr std::uint64_t kFusionGraphCycleSteps = 4096;
 
-// Nodes in topological order: sources and fusion roots, each reading what its fusion reads.
-FusionGraph build(const PresetInput& in, const PriorityFusionResult& p, std::vector<OpId>& root,
-                  std::vector<std::size_t>& fusion_of) {
+// Nodes in topological order: sources and fusion roots, each reading what its fusion reads (distinct nodes, in
+// the fusion's order), as producer rows; `output` marks the fusions whose root is a graph output.
+detail::Producers build(const PresetInput& in, const PriorityFusionResult& p, std::vector<OpId>& root,
+                        std::vector<std::size_t>& fusion_of, std::vector<std::uint8_t>& output) {
   std::vector<std::size_t> fusion_at(in.graph.size(), kNone);
   for (std::size_t k = 0; k < p.size(); ++k) fusion_at[p.roots[k]] = k;
   std::vector<OpId> node_of(in.graph.size(), -1);
-  std::vector<FusionOp> ops;
-  ops.reserve(in.graph.size());
+  detail::Producers rows;
+  rows.offsets.reserve(in.graph.size() + 1);
+  rows.offsets.push_back(0);
+  rows.ids.reserve(p.inputs.size());
   for (OpId x : in.order) {
     const bool source = p.facts[x].source;
     if (!source && fusion_at[x] == kNone) continue;
-    // What the passes read of a node: kind, inputs, dtype_bytes, output (no shape, region or names). Made in place
-    // (moving an op copies its short strings).
-    FusionOp& op = ops.emplace_back();
-    op.kind = p.facts[x].kind;
-    op.dtype_bytes = in.graph.op(x).dtype_bytes;
-    op.output = !source && p.facts[x].output;
-    if (!source) {
-      const std::span<const OpId> inputs = p.fusion(fusion_at[x]).inputs;
-      op.inputs.reserve(inputs.size());
-      for (OpId i : inputs) op.inputs.push_back(node_of[i]);
-    }
-    node_of[x] = static_cast<OpId>(ops.size() - 1);
+    if (!source)
+      for (OpId i : p.fusion(fusion_at[x]).inputs) rows.ids.push_back(node_of[i]);
+    rows.offsets.push_back(static_cast<std::int64_t>(rows.ids.size()));
+    output.push_back(!source && p.facts[x].output);
+    node_of[x] = static_cast<OpId>(root.size());
     root.push_back(x);
     fusion_of.push_back(source ? kNone : fusion_at[x]);
   }
-  return FusionGraph::from_ops(std::move(ops));
+  return rows;
 }
 
 // A stable sort that allocates nothing for the short lists the passes sort per node (insertion sort up to 32;
@@ -71,11 +67,10 @@ std::vector<OpId> identity(std::size_t n) {
 }  // namespace
 
 XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult priority)
-    : in_(in), priority_(std::move(priority)), graph_(build(in, priority_, root_, fusion_of_)),
-      producers_(detail::build_producers(graph_)), consumers_(detail::build_consumers(graph_)),
-      order_(identity(graph_.size())), groups_(graph_, consumers_, order_), reach_(graph_, consumers_),
-      members_(graph_.size()),
-      stats_(graph_, producers_, consumers_, members_), info_(graph_.size()) {
+    : in_(in), priority_(std::move(priority)), producers_(build(in, priority_, root_, fusion_of_, output_)),
+      consumers_(detail::consumers_of(producers_)), order_(identity(node_count())),
+      groups_(nodes(), consumers_, order_), reach_(nodes(), consumers_), members_(node_count()),
+      stats_(nodes(), producers_, consumers_, members_), info_(node_count()) {
   // Per op, in one pass over priority fusion's facts: a transpose or a reduction (the member loop below then reads
   // no op but those; priority fusion's copies make several member slots per op).
   const std::vector<XlaOpFacts>& facts = priority_.facts;
@@ -86,16 +81,15 @@ XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult prior
     else if (facts[x].role == XlaRole::reduction) special[x] = reduction;
   }
   std::map<std::pair<Shape, Shape>, std::int32_t> transposes;  // numbers the transpose shapes
-  fusible_node_.assign(graph_.size(), 0);
-  epoch_.assign(graph_.size(), 0);
-  for (std::size_t k = 0; k < graph_.size(); ++k) {
+  fusible_node_.assign(node_count(), 0);
+  epoch_.assign(node_count(), 0);
+  for (std::size_t k = 0; k < node_count(); ++k) {
     members_[k].push_back(static_cast<OpId>(k));
     Group& group = info_[k];
-    const FusionOp& node = graph_.op(static_cast<OpId>(k));
     const XlaOpFacts& root = facts[root_[k]];
     group.region = root.region;
-    group.dtype_bytes = node.dtype_bytes;
-    group.output = node.output;
+    group.dtype_bytes = in.graph.op(root_[k]).dtype_bytes;
+    group.output = output_[k] != 0;
     if (fusion_of_[k] == kNone) {
       group.role = Role::source;
       continue;
@@ -389,16 +383,16 @@ detail::Grouping XlaFusionGraph::grouping() const {
   holders.ends.assign(holders.offsets.begin(), holders.offsets.end() - 1);
   // The fusion nodes by their group's representative op, ascending (a counting sort), so that each op's row fills
   // in ascending order and needs no sort; the first fusion computing an op is the one of the smallest node.
-  std::vector<OpId> rep_of(graph_.size());
+  std::vector<OpId> rep_of(node_count());
   std::vector<std::int64_t> at(n + 1, 0);
-  for (std::size_t node = 0; node < graph_.size(); ++node) {
+  for (std::size_t node = 0; node < node_count(); ++node) {
     rep_of[node] = root_[groups.find(static_cast<OpId>(node))];
     if (fusion_of_[node] == kNone) out.representative[root_[node]] = root_[node];
     else ++at[static_cast<std::size_t>(rep_of[node]) + 1];
   }
   for (std::size_t x = 0; x < n; ++x) at[x + 1] += at[x];
   std::vector<OpId> by_rep(static_cast<std::size_t>(at[n]));
-  for (std::size_t node = 0; node < graph_.size(); ++node)
+  for (std::size_t node = 0; node < node_count(); ++node)
     if (fusion_of_[node] != kNone) by_rep[static_cast<std::size_t>(at[rep_of[node]]++)] = static_cast<OpId>(node);
   std::vector<OpId> first_node(n, std::numeric_limits<OpId>::max());
   for (OpId node : by_rep) {
@@ -412,7 +406,7 @@ detail::Grouping XlaFusionGraph::grouping() const {
   for (std::size_t x = 0; x < n; ++x)
     if (first_node[x] != std::numeric_limits<OpId>::max()) first_fusion[x] = root_[first_node[x]];
   std::vector<OpId> own(n, -1);  // a live fusion's root belongs to its own group, copies elsewhere
-  for (std::size_t node = 0; node < graph_.size(); ++node)
+  for (std::size_t node = 0; node < node_count(); ++node)
     if (fusion_of_[node] != kNone) own[root_[node]] = rep_of[node];
   out.copies.reserve(priority_.members.size() - priority_.size());  // at most every member slot but the roots
   for (std::size_t x = 0; x < n; ++x) {
@@ -425,7 +419,7 @@ detail::Grouping XlaFusionGraph::grouping() const {
         ++copies[rep];
       }
   }
-  for (std::size_t node = 0; node < graph_.size(); ++node) {
+  for (std::size_t node = 0; node < node_count(); ++node) {
     if (groups.find(static_cast<OpId>(node)) != static_cast<OpId>(node) || fusion_of_[node] == kNone) continue;
     const Group& g = info_[node];
     if (g.members < 2) continue;
