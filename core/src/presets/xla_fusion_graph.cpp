@@ -224,6 +224,7 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b, bool proof_tried) {
   x.siblings += y.siblings;
   x.producer_outputs += y.producer_outputs;
   x.horizontal += y.horizontal;
+  if (!loop_candidate_.empty()) loop_candidate_[into] = loop_candidate(into);
   return into;
 }
 
@@ -293,16 +294,18 @@ void XlaFusionGraph::multi_output() {
   }
 }
 
-// The distinct loop groups among `nodes`' groups within the size limits, in order, into `out`.
-void XlaFusionGraph::loop_operands(std::span<const OpId> nodes, std::int64_t max_members, std::uint64_t max_elements,
-                                   std::vector<OpId>& out) {
+// Same-shape (kLoop) batch candidates: loop groups of at most 128 members and 8192·8192 elements.
+bool XlaFusionGraph::loop_candidate(OpId group) const {
+  const Group& g = info_[group];
+  return g.role == Role::loop && g.members <= 128 && g.space <= std::uint64_t{8192} * 8192;
+}
+
+// The distinct loop candidates among `nodes`' groups, in order, into `out`.
+void XlaFusionGraph::loop_operands(std::span<const OpId> nodes, std::vector<OpId>& out) {
   out.clear();
   for (OpId node : nodes) {
-    if (fusion_of_[node] == kNone) continue;  // a source: never a loop group (and never merged)
-    const OpId group = find(node);
-    const Group& g = info_[group];
-    if (g.role != Role::loop || g.members > max_members || g.space > max_elements) continue;
-    if (std::find(out.begin(), out.end(), group) == out.end()) out.push_back(group);
+    const OpId group = find(node);  // (a source is its own group, never a candidate)
+    if (loop_candidate_[group] && std::find(out.begin(), out.end(), group) == out.end()) out.push_back(group);
   }
 }
 
@@ -334,7 +337,7 @@ void XlaFusionGraph::fuse_spans(std::vector<OpId>& candidates, std::int32_t most
 void XlaFusionGraph::fuse_operands(std::span<const OpId> operands) {
   std::vector<OpId>& candidates = scratch_;  // in the order of the operands (the sorts below take copies)
   // Same-shape (kLoop) batches: one element size and count, up to 90 fusions.
-  loop_operands(operands, 128, std::uint64_t{8192} * 8192, candidates);
+  loop_operands(operands, candidates);
   if (candidates.size() < 2) return;  // no batch of two, and the sliced candidates below are among these
   batch_.assign(candidates.begin(), candidates.end());
   fuse_spans(batch_, 90, [&](OpId a, OpId b) {
@@ -356,6 +359,9 @@ void XlaFusionGraph::fuse_operands(std::span<const OpId> operands) {
 }
 
 void XlaFusionGraph::horizontal() {
+  loop_candidate_.assign(node_count(), 0);
+  for (OpId node : order_)
+    if (find(node) == node) loop_candidate_[node] = loop_candidate(node);
   std::vector<OpId> outputs;
   for (OpId node : order_)
     if (info_[node].output) outputs.push_back(node);
@@ -444,6 +450,7 @@ detail::Grouping XlaFusionGraph::grouping() const {
 void XlaFusionGraph::edge_reasons(const Holders& holders, const std::vector<OpId>& first_fusion,
                                   detail::Grouping& out) const {
   const FusionGraph& g = in_.graph;
+  const std::vector<XlaOpFacts>& facts = priority_.facts;
   out.reasons.assign(in_.producers.ids.size(), EdgeReason::none);
   for (std::size_t v = 0; v < g.size(); ++v) {
     const auto consumer = static_cast<OpId>(v);
@@ -454,8 +461,9 @@ void XlaFusionGraph::edge_reasons(const Holders& holders, const std::vector<OpId
       if (out.representative[u] == group || std::binary_search(holders.begin(u), holders.end(u), group)) continue;
       EdgeReason& reason = out.reasons[static_cast<std::size_t>(k)];
       const EdgeReason refused = priority_.refusal[u];
-      if (g.op(u).is_source()) reason = EdgeReason::source;
-      else if (g.op(u).region != g.op(static_cast<OpId>(v)).region) reason = EdgeReason::region;
+      // (The op facts say what the ops do, in a smaller record: regions numbered, equal for one region.)
+      if (facts[u].source) reason = EdgeReason::source;
+      else if (facts[u].region != facts[v].region) reason = EdgeReason::region;
       else if (refused == EdgeReason::none) reason = EdgeReason::cycle;
       else if (priority_.consumer[u] < 0 || priority_.consumer[u] == first_fusion[v]) reason = refused;
       else reason = EdgeReason::consumers;

@@ -110,8 +110,8 @@ class XlaFusionGraph {
   void fuse_operands(std::span<const OpId> operands);
   template <typename Fits>
   void fuse_spans(std::vector<OpId>& candidates, std::int32_t most, Fits&& fits);  // sorts candidates
-  void loop_operands(std::span<const OpId> nodes, std::int64_t max_members, std::uint64_t max_elements,
-                     std::vector<OpId>& out);
+  bool loop_candidate(OpId group) const;  // a loop group within the same-shape batch limits
+  void loop_operands(std::span<const OpId> nodes, std::vector<OpId>& out);
 
   const PresetInput& in_;
   PriorityFusionResult priority_;
@@ -127,6 +127,9 @@ class XlaFusionGraph {
   detail::GroupStats stats_;
   std::vector<Group> info_;                   // per representative
   std::vector<std::uint8_t> fusible_node_;    // per node: fusible() of its group (merges join fusible groups only)
+  // Per representative, during horizontal(): a loop group within the same-shape batch limits (a byte, so the scan
+  // of every node's operands reads no group record); set for all at its start, and for each merged group.
+  std::vector<std::uint8_t> loop_candidate_;
   // Cycles the walks found, by pair of groups (smaller representative first), with the two groups' epochs then.
   // A path through a third group stays one when groups with no path between them merge (a group on the path
   // and one off it, or two off it, or one of the pair and one off it); a merge across an edge (producer into
