@@ -99,17 +99,23 @@ XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult prior
     group.space = root.elements;
     const bool lone_bitcast = f.members.size() == 1 && root.kind == OpKind::reshape;
     group.role = root.role != XlaRole::loop || lone_bitcast ? Role::own_kernel : Role::loop;
+    // Its first transpose and its last reduction by op id (the members come in no set order).
+    OpId first_transpose = -1, last_reduction = -1;
     for (OpId x : f.members) {
-      if (special[x] == plain) continue;
-      const FusionOp& op = in.graph.op(x);
-      if (special[x] == transpose && group.transpose < 0) {
-        const auto shapes = std::pair(in.graph.op(op.inputs.front()).shape, op.shape);
-        group.transpose = transposes.emplace(shapes, static_cast<std::int32_t>(transposes.size())).first->second;
-      }
-      if (special[x] != reduction) continue;
+      if (special[x] == transpose && (first_transpose < 0 || x < first_transpose)) first_transpose = x;
+      if (special[x] == reduction && x > last_reduction) last_reduction = x;
+    }
+    if (first_transpose >= 0) {
+      const FusionOp& op = in.graph.op(first_transpose);
+      const auto shapes = std::pair(in.graph.op(op.inputs.front()).shape, op.shape);
+      group.transpose = transposes.emplace(shapes, static_cast<std::int32_t>(transposes.size())).first->second;
+    }
+    if (last_reduction >= 0) {
+      const FusionOp& op = in.graph.op(last_reduction);
       group.role = Role::reduction;
-      group.reduced = facts[x].elements;
-      group.space = contiguous_reduction(in.graph, x) ? facts[op.inputs.front()].elements : facts[x].elements;
+      group.reduced = facts[last_reduction].elements;
+      group.space = contiguous_reduction(in.graph, last_reduction) ? facts[op.inputs.front()].elements
+                                                                   : facts[last_reduction].elements;
     }
     fusible_node_[k] = fusible(static_cast<OpId>(k));
   }
