@@ -247,19 +247,16 @@ void XlaFusionGraph::fuse_siblings(OpId parent) {
   stable_sort_short(siblings, [&](OpId l, OpId r) {
     return (info_[l].role == Role::reduction) > (info_[r].role == Role::reduction);
   });
-  // Each sibling's group, space and operand counts, read once and again after each merge (most pairs differ in
-  // space).
+  // Each sibling's group, space and operand counts, read once (most pairs differ in space); a merge changes only
+  // the entries of its two groups, which then name the merged one (the other groups stay as they were).
   std::vector<SpaceKey>& keys = sibling_keys_;
   std::vector<detail::GroupCounts>& counts = sibling_counts_;
-  const auto refresh = [&] {
-    keys.clear();
-    counts.clear();
-    for (OpId& group : siblings) {
-      keys.push_back(space_key(group = find(group)));
-      counts.push_back(stats_.counts(group));
-    }
-  };
-  refresh();
+  keys.clear();
+  counts.clear();
+  for (OpId& group : siblings) {
+    keys.push_back(space_key(group = find(group)));
+    counts.push_back(stats_.counts(group));
+  }
   for (std::size_t i = 0; i < siblings.size(); ++i)
     for (std::size_t j = i + 1; j < siblings.size(); ++j) {
       const OpId a = siblings[i], b = siblings[j];
@@ -269,7 +266,12 @@ void XlaFusionGraph::fuse_siblings(OpId parent) {
         continue;
       if (const auto merged = merge(a, b, true)) {
         ++info_[*merged].siblings;
-        refresh();
+        for (std::size_t k = 0; k < siblings.size(); ++k)
+          if (siblings[k] == a || siblings[k] == b) {
+            siblings[k] = *merged;
+            keys[k] = space_key(*merged);
+            counts[k] = stats_.counts(*merged);
+          }
       }
     }
 }
