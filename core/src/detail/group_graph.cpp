@@ -32,7 +32,8 @@ struct GroupGraph::Walk {
       next = listed ? gg.succs_[group].data() : gg.consumers_.begin(group);
       end = listed ? next + gg.succs_[group].size() : gg.consumers_.end(group);
     } else {
-      const std::vector<OpId>& in = listed ? gg.preds_[group] : gg.g_.op(group).inputs;
+      const std::span<const OpId> in =
+          listed ? std::span<const OpId>(gg.preds_[group]) : gg.g_.inputs(group);
       next = in.data();
       end = next + in.size();
     }
@@ -57,7 +58,7 @@ struct GroupGraph::Walk {
     }
     const std::uint64_t label = gg.order_.label(h);
     if (h == start || label <= lo || label >= hi || seen[h] == mark) return;
-    if (!forward && gg.g_.op(h).is_source()) return;  // sources start paths; A cannot reach them
+    if (!forward && gg.g_.is_source(h)) return;  // sources start paths; A cannot reach them
     if (seen_other[h] == mark) {  // A reaches h and h reaches C: h lies between the halves
       found_cycle = done = true;
       return;
@@ -113,12 +114,12 @@ void GroupGraph::merge_checked() {
 
 void GroupGraph::list_neighbours(OpId x) {
   if (has_lists(x)) return;
-  const std::vector<OpId>& inputs = g_.op(x).inputs;
+  const std::span<const OpId> inputs = g_.inputs(x);
   std::size_t kept = 0;  // counted first, so the list is allocated once (xla's fusion nodes read ~13 inputs each)
-  for (OpId in : inputs) kept += !g_.op(in).is_source();
+  for (OpId in : inputs) kept += !g_.is_source(in);
   preds_[x].reserve(kept);
   for (OpId in : inputs)
-    if (!g_.op(in).is_source()) preds_[x].push_back(in);  // sources start paths, never continue them
+    if (!g_.is_source(in)) preds_[x].push_back(in);  // sources start paths, never continue them
   succs_[x].assign(consumers_.begin(x), consumers_.end(x));
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "detail/node_view.h"
 #include "detail/order_list.h"
 #include "detail/topology.h"
 #include "fusion/graph.h"
@@ -18,7 +19,8 @@ namespace fusion::detail {
 // Union-find over ops plus, per group representative, the state the cycle check needs.
 class GroupGraph {
  public:
-  GroupGraph(const FusionGraph& g, const Consumers& consumers, const std::vector<OpId>& order)
+  // `g`: the graph's ops, or a preset's lean rows (node_view.h); it reads nothing else of the graph.
+  GroupGraph(NodeView g, const Consumers& consumers, const std::vector<OpId>& order)
       : g_(g), consumers_(consumers), order_(order, g.size()) {
     const std::size_t n = g.size();
     parent_.resize(n);
@@ -78,7 +80,7 @@ class GroupGraph {
   void unite(OpId a, OpId c, OpId keep_place_of);
   void list_neighbours(OpId single_op);  // fills the lists of a one-op group from the graph
 
-  const FusionGraph& g_;
+  NodeView g_;
   const Consumers& consumers_;
   std::vector<OpId> parent_;
   std::vector<std::int32_t> size_;

@@ -3,7 +3,7 @@
 
 namespace fusion::detail {
 
-GroupStats::GroupStats(const FusionGraph& g, const Producers& producers, const Consumers& consumers,
+GroupStats::GroupStats(NodeView g, const Producers& producers, const Consumers& consumers,
                        const std::vector<std::vector<OpId>>& members)
     : g_(g), producers_(producers), consumers_(consumers), members_(members) {
   const std::size_t n = g.size();

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "detail/node_view.h"
 #include "detail/op_set.h"
 #include "detail/topology.h"
 #include "fusion/graph.h"
@@ -32,7 +33,8 @@ struct GroupCounts {
 class GroupStats {
  public:
   // `members` is the caller's member list per representative; the caller merges it right after commit().
-  GroupStats(const FusionGraph& g, const Producers& producers, const Consumers& consumers,
+  // `g`: the graph's ops, or a preset's lean rows (node_view.h); only its output marks are read.
+  GroupStats(NodeView g, const Producers& producers, const Consumers& consumers,
              const std::vector<std::vector<OpId>>& members);
 
   // `find` maps an op to its group's representative (the caller's union-find).
@@ -69,7 +71,7 @@ class GroupStats {
   template <typename Find>
   void scan(OpId a, OpId c, Find&& find);
   void apply(OpId into);
-  bool always_output(OpId x) const { return consumers_.count(x) == 0 || g_.op(x).output; }
+  bool always_output(OpId x) const { return consumers_.count(x) == 0 || g_.output(x); }
   // A one-op group's inputs are its producers row; larger groups keep a set (built on their first merge).
   bool reads(OpId group, OpId q) const {
     if (members_[group].size() == 1) return std::find(producers_.begin(group), producers_.end(group), q) != producers_.end(group);
@@ -81,7 +83,7 @@ class GroupStats {
     else inputs_[group].for_each(visit);
   }
 
-  const FusionGraph& g_;
+  NodeView g_;
   const Producers& producers_;
   const Consumers& consumers_;
   std::vector<GroupCounts> counts_;

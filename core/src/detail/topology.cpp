@@ -39,6 +39,20 @@ Consumers build_consumers(const FusionGraph& graph) {
   return c;
 }
 
+Consumers consumers_of(const Producers& producers) {
+  const std::size_t n = producers.offsets.size() - 1;
+  Consumers c;
+  c.offsets.assign(n + 1, 0);
+  for (OpId in : producers.ids) ++c.offsets[static_cast<std::size_t>(in) + 1];
+  for (std::size_t x = 0; x < n; ++x) c.offsets[x + 1] += c.offsets[x];
+  c.ids.resize(producers.ids.size());
+  std::vector<std::int64_t> fill(c.offsets.begin(), c.offsets.end() - 1);
+  for (std::size_t x = 0; x < n; ++x)  // ascending consumer id, so rows come out sorted
+    for (auto it = producers.begin(static_cast<OpId>(x)); it != producers.end(static_cast<OpId>(x)); ++it)
+      c.ids[static_cast<std::size_t>(fill[*it]++)] = static_cast<OpId>(x);
+  return c;
+}
+
 Producers build_producers(const FusionGraph& graph) {
   const std::size_t n = graph.size();
   Producers p;

@@ -27,6 +27,9 @@ Consumers build_consumers(const FusionGraph& graph);
 // the plan's edges (consumer id, then first occurrence), so per-edge data can live in flat arrays.
 using Producers = Consumers;
 Producers build_producers(const FusionGraph& graph);
+// The consumer rows of a graph given by its producer rows (each row's ids distinct): what build_consumers gives
+// for that graph, for a graph kept as rows only (xla's fusion graph, detail/node_view.h).
+Consumers consumers_of(const Producers& producers);
 
 // Does every op's input have a smaller id? (Always true of builder graphs; then ids are an order.)
 bool ids_are_topological(const FusionGraph& graph);

@@ -12,7 +12,7 @@ constexpr std::size_t kLandmarkRowWords = std::size_t{1} << 22;  // nodes × wor
 
 }  // namespace
 
-LandmarkReach::LandmarkReach(const FusionGraph& g, const detail::Consumers& consumers)
+LandmarkReach::LandmarkReach(detail::NodeView g, const detail::Consumers& consumers)
     : words_(row_words(g, consumers)), reaches_(g.size() * words_, 0), reached_by_(g.size() * words_, 0) {
   if (words_ == 0) return;
   choose_landmarks(g, consumers);
@@ -21,7 +21,7 @@ LandmarkReach::LandmarkReach(const FusionGraph& g, const detail::Consumers& cons
     for (auto c = consumers.begin(static_cast<OpId>(x)); c != consumers.end(static_cast<OpId>(x)); ++c)
       unite_rows(reaches_, static_cast<OpId>(x), *c, first_word_[x], words_);
   for (std::size_t x = 0; x < g.size(); ++x)
-    for (OpId in : g.op(static_cast<OpId>(x)).inputs)
+    for (OpId in : g.inputs(static_cast<OpId>(x)))
       unite_rows(reached_by_, static_cast<OpId>(x), in, 0, end_word_[x]);
 }
 
@@ -46,18 +46,18 @@ bool LandmarkReach::proves_path(OpId early, OpId late, detail::GroupGraph& group
   return false;
 }
 
-bool LandmarkReach::can_be_inside(const FusionGraph& g, const detail::Consumers& consumers, OpId x) {
-  return !g.op(x).inputs.empty() && consumers.count(x) > 0;
+bool LandmarkReach::can_be_inside(detail::NodeView g, const detail::Consumers& consumers, OpId x) {
+  return !g.is_source(x) && consumers.count(x) > 0;
 }
 
-std::size_t LandmarkReach::row_words(const FusionGraph& g, const detail::Consumers& consumers) {
+std::size_t LandmarkReach::row_words(detail::NodeView g, const detail::Consumers& consumers) {
   std::size_t inside = 0;
   for (std::size_t x = 0; x < g.size(); ++x) inside += can_be_inside(g, consumers, static_cast<OpId>(x));
   const std::size_t affordable = kLandmarkRowWords / std::max<std::size_t>(g.size(), 1);
   return std::min({kMaxLandmarkWords, std::max<std::size_t>(affordable, 1), (inside + 63) / 64});
 }
 
-void LandmarkReach::choose_landmarks(const FusionGraph& g, const detail::Consumers& consumers) {
+void LandmarkReach::choose_landmarks(detail::NodeView g, const detail::Consumers& consumers) {
   std::vector<OpId> inside;
   for (std::size_t x = 0; x < g.size(); ++x)
     if (can_be_inside(g, consumers, static_cast<OpId>(x))) inside.push_back(static_cast<OpId>(x));

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "detail/group_graph.h"
+#include "detail/node_view.h"
 #include "detail/topology.h"
 #include "fusion/graph.h"
 
@@ -23,7 +24,8 @@ namespace fusion::presets {
 
 class LandmarkReach {
  public:
-  LandmarkReach(const FusionGraph& g, const detail::Consumers& consumers);
+  // `g`: the graph's ops, or a preset's lean rows (detail/node_view.h).
+  LandmarkReach(detail::NodeView g, const detail::Consumers& consumers);
 
   // The group `into` absorbed the group `from` (representatives).
   void absorb(OpId into, OpId from);
@@ -31,9 +33,9 @@ class LandmarkReach {
   bool proves_path(OpId early, OpId late, detail::GroupGraph& groups) const;
 
  private:
-  static bool can_be_inside(const FusionGraph& g, const detail::Consumers& consumers, OpId x);
-  static std::size_t row_words(const FusionGraph& g, const detail::Consumers& consumers);
-  void choose_landmarks(const FusionGraph& g, const detail::Consumers& consumers);
+  static bool can_be_inside(detail::NodeView g, const detail::Consumers& consumers, OpId x);
+  static std::size_t row_words(detail::NodeView g, const detail::Consumers& consumers);
+  void choose_landmarks(detail::NodeView g, const detail::Consumers& consumers);
   void set_row_windows(std::size_t n);
   std::uint64_t* row(std::vector<std::uint64_t>& rows, OpId x) const {
     return rows.data() + static_cast<std::size_t>(x) * words_;

@@ -17,33 +17,29 @@ constexpr std::size_t kMaxSiblings = 16;
 // a skipped merge is one XLA might have made, never a cycle).
 constexpr std::uint64_t kFusionGraphCycleSteps = 4096;
 
-// Nodes in topological order: sources and fusion roots, each reading what its fusion reads.
-FusionGraph build(const PresetInput& in, const PriorityFusionResult& p, std::vector<OpId>& root,
-                  std::vector<std::size_t>& fusion_of) {
+// Nodes in topological order: sources and fusion roots, each reading what its fusion reads (distinct nodes, in
+// the fusion's order), as producer rows; `output` marks the fusions whose root is a graph output.
+detail::Producers build(const PresetInput& in, const PriorityFusionResult& p, std::vector<OpId>& root,
+                        std::vector<std::size_t>& fusion_of, std::vector<std::uint8_t>& output) {
   std::vector<std::size_t> fusion_at(in.graph.size(), kNone);
   for (std::size_t k = 0; k < p.size(); ++k) fusion_at[p.roots[k]] = k;
   std::vector<OpId> node_of(in.graph.size(), -1);
-  std::vector<FusionOp> ops;
-  ops.reserve(in.graph.size());
+  detail::Producers rows;
+  rows.offsets.reserve(in.graph.size() + 1);
+  rows.offsets.push_back(0);
+  rows.ids.reserve(p.inputs.size());
   for (OpId x : in.order) {
     const bool source = p.facts[x].source;
     if (!source && fusion_at[x] == kNone) continue;
-    // What the passes read of a node: kind, inputs, dtype_bytes, output (no shape, region or names). Made in place
-    // (moving an op copies its short strings).
-    FusionOp& op = ops.emplace_back();
-    op.kind = p.facts[x].kind;
-    op.dtype_bytes = in.graph.op(x).dtype_bytes;
-    op.output = !source && p.facts[x].output;
-    if (!source) {
-      const std::span<const OpId> inputs = p.fusion(fusion_at[x]).inputs;
-      op.inputs.reserve(inputs.size());
-      for (OpId i : inputs) op.inputs.push_back(node_of[i]);
-    }
-    node_of[x] = static_cast<OpId>(ops.size() - 1);
+    if (!source)
+      for (OpId i : p.fusion(fusion_at[x]).inputs) rows.ids.push_back(node_of[i]);
+    rows.offsets.push_back(static_cast<std::int64_t>(rows.ids.size()));
+    output.push_back(!source && p.facts[x].output);
+    node_of[x] = static_cast<OpId>(root.size());
     root.push_back(x);
     fusion_of.push_back(source ? kNone : fusion_at[x]);
   }
-  return FusionGraph::from_ops(std::move(ops));
+  return rows;
 }
 
 // A stable sort that allocates nothing for the short lists the passes sort per node (insertion sort up to 32;
@@ -71,11 +67,10 @@ std::vector<OpId> identity(std::size_t n) {
 }  // namespace
 
 XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult priority)
-    : in_(in), priority_(std::move(priority)), graph_(build(in, priority_, root_, fusion_of_)),
-      producers_(detail::build_producers(graph_)), consumers_(detail::build_consumers(graph_)),
-      order_(identity(graph_.size())), groups_(graph_, consumers_, order_), reach_(graph_, consumers_),
-      members_(graph_.size()),
-      stats_(graph_, producers_, consumers_, members_), info_(graph_.size()) {
+    : in_(in), priority_(std::move(priority)), producers_(build(in, priority_, root_, fusion_of_, output_)),
+      consumers_(detail::consumers_of(producers_)), order_(identity(node_count())),
+      groups_(nodes(), consumers_, order_), reach_(nodes(), consumers_), members_(node_count()),
+      stats_(nodes(), producers_, consumers_, members_), info_(node_count()) {
   // Per op, in one pass over priority fusion's facts: a transpose or a reduction (the member loop below then reads
   // no op but those; priority fusion's copies make several member slots per op).
   const std::vector<XlaOpFacts>& facts = priority_.facts;
@@ -86,16 +81,15 @@ XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult prior
     else if (facts[x].role == XlaRole::reduction) special[x] = reduction;
   }
   std::map<std::pair<Shape, Shape>, std::int32_t> transposes;  // numbers the transpose shapes
-  fusible_node_.assign(graph_.size(), 0);
-  epoch_.assign(graph_.size(), 0);
-  for (std::size_t k = 0; k < graph_.size(); ++k) {
+  fusible_node_.assign(node_count(), 0);
+  epoch_.assign(node_count(), 0);
+  for (std::size_t k = 0; k < node_count(); ++k) {
     members_[k].push_back(static_cast<OpId>(k));
     Group& group = info_[k];
-    const FusionOp& node = graph_.op(static_cast<OpId>(k));
     const XlaOpFacts& root = facts[root_[k]];
     group.region = root.region;
-    group.dtype_bytes = node.dtype_bytes;
-    group.output = node.output;
+    group.dtype_bytes = in.graph.op(root_[k]).dtype_bytes;
+    group.output = output_[k] != 0;
     if (fusion_of_[k] == kNone) {
       group.role = Role::source;
       continue;
@@ -105,17 +99,23 @@ XlaFusionGraph::XlaFusionGraph(const PresetInput& in, PriorityFusionResult prior
     group.space = root.elements;
     const bool lone_bitcast = f.members.size() == 1 && root.kind == OpKind::reshape;
     group.role = root.role != XlaRole::loop || lone_bitcast ? Role::own_kernel : Role::loop;
+    // Its first transpose and its last reduction by op id (the members come in no set order).
+    OpId first_transpose = -1, last_reduction = -1;
     for (OpId x : f.members) {
-      if (special[x] == plain) continue;
-      const FusionOp& op = in.graph.op(x);
-      if (special[x] == transpose && group.transpose < 0) {
-        const auto shapes = std::pair(in.graph.op(op.inputs.front()).shape, op.shape);
-        group.transpose = transposes.emplace(shapes, static_cast<std::int32_t>(transposes.size())).first->second;
-      }
-      if (special[x] != reduction) continue;
+      if (special[x] == transpose && (first_transpose < 0 || x < first_transpose)) first_transpose = x;
+      if (special[x] == reduction && x > last_reduction) last_reduction = x;
+    }
+    if (first_transpose >= 0) {
+      const FusionOp& op = in.graph.op(first_transpose);
+      const auto shapes = std::pair(in.graph.op(op.inputs.front()).shape, op.shape);
+      group.transpose = transposes.emplace(shapes, static_cast<std::int32_t>(transposes.size())).first->second;
+    }
+    if (last_reduction >= 0) {
+      const FusionOp& op = in.graph.op(last_reduction);
       group.role = Role::reduction;
-      group.reduced = facts[x].elements;
-      group.space = contiguous_reduction(in.graph, x) ? facts[op.inputs.front()].elements : facts[x].elements;
+      group.reduced = facts[last_reduction].elements;
+      group.space = contiguous_reduction(in.graph, last_reduction) ? facts[op.inputs.front()].elements
+                                                                   : facts[last_reduction].elements;
     }
     fusible_node_[k] = fusible(static_cast<OpId>(k));
   }
@@ -230,6 +230,7 @@ std::optional<OpId> XlaFusionGraph::merge(OpId a, OpId b, bool proof_tried) {
   x.siblings += y.siblings;
   x.producer_outputs += y.producer_outputs;
   x.horizontal += y.horizontal;
+  if (!loop_candidate_.empty()) loop_candidate_[into] = loop_candidate(into);
   return into;
 }
 
@@ -246,19 +247,16 @@ void XlaFusionGraph::fuse_siblings(OpId parent) {
   stable_sort_short(siblings, [&](OpId l, OpId r) {
     return (info_[l].role == Role::reduction) > (info_[r].role == Role::reduction);
   });
-  // Each sibling's group, space and operand counts, read once and again after each merge (most pairs differ in
-  // space).
+  // Each sibling's group, space and operand counts, read once (most pairs differ in space); a merge changes only
+  // the entries of its two groups, which then name the merged one (the other groups stay as they were).
   std::vector<SpaceKey>& keys = sibling_keys_;
   std::vector<detail::GroupCounts>& counts = sibling_counts_;
-  const auto refresh = [&] {
-    keys.clear();
-    counts.clear();
-    for (OpId& group : siblings) {
-      keys.push_back(space_key(group = find(group)));
-      counts.push_back(stats_.counts(group));
-    }
-  };
-  refresh();
+  keys.clear();
+  counts.clear();
+  for (OpId& group : siblings) {
+    keys.push_back(space_key(group = find(group)));
+    counts.push_back(stats_.counts(group));
+  }
   for (std::size_t i = 0; i < siblings.size(); ++i)
     for (std::size_t j = i + 1; j < siblings.size(); ++j) {
       const OpId a = siblings[i], b = siblings[j];
@@ -268,7 +266,12 @@ void XlaFusionGraph::fuse_siblings(OpId parent) {
         continue;
       if (const auto merged = merge(a, b, true)) {
         ++info_[*merged].siblings;
-        refresh();
+        for (std::size_t k = 0; k < siblings.size(); ++k)
+          if (siblings[k] == a || siblings[k] == b) {
+            siblings[k] = *merged;
+            keys[k] = space_key(*merged);
+            counts[k] = stats_.counts(*merged);
+          }
       }
     }
 }
@@ -299,16 +302,18 @@ void XlaFusionGraph::multi_output() {
   }
 }
 
-// The distinct loop groups among `nodes`' groups within the size limits, in order, into `out`.
-void XlaFusionGraph::loop_operands(std::span<const OpId> nodes, std::int64_t max_members, std::uint64_t max_elements,
-                                   std::vector<OpId>& out) {
+// Same-shape (kLoop) batch candidates: loop groups of at most 128 members and 8192·8192 elements.
+bool XlaFusionGraph::loop_candidate(OpId group) const {
+  const Group& g = info_[group];
+  return g.role == Role::loop && g.members <= 128 && g.space <= std::uint64_t{8192} * 8192;
+}
+
+// The distinct loop candidates among `nodes`' groups, in order, into `out`.
+void XlaFusionGraph::loop_operands(std::span<const OpId> nodes, std::vector<OpId>& out) {
   out.clear();
   for (OpId node : nodes) {
-    if (fusion_of_[node] == kNone) continue;  // a source: never a loop group (and never merged)
-    const OpId group = find(node);
-    const Group& g = info_[group];
-    if (g.role != Role::loop || g.members > max_members || g.space > max_elements) continue;
-    if (std::find(out.begin(), out.end(), group) == out.end()) out.push_back(group);
+    const OpId group = find(node);  // (a source is its own group, never a candidate)
+    if (loop_candidate_[group] && std::find(out.begin(), out.end(), group) == out.end()) out.push_back(group);
   }
 }
 
@@ -340,7 +345,7 @@ void XlaFusionGraph::fuse_spans(std::vector<OpId>& candidates, std::int32_t most
 void XlaFusionGraph::fuse_operands(std::span<const OpId> operands) {
   std::vector<OpId>& candidates = scratch_;  // in the order of the operands (the sorts below take copies)
   // Same-shape (kLoop) batches: one element size and count, up to 90 fusions.
-  loop_operands(operands, 128, std::uint64_t{8192} * 8192, candidates);
+  loop_operands(operands, candidates);
   if (candidates.size() < 2) return;  // no batch of two, and the sliced candidates below are among these
   batch_.assign(candidates.begin(), candidates.end());
   fuse_spans(batch_, 90, [&](OpId a, OpId b) {
@@ -362,6 +367,9 @@ void XlaFusionGraph::fuse_operands(std::span<const OpId> operands) {
 }
 
 void XlaFusionGraph::horizontal() {
+  loop_candidate_.assign(node_count(), 0);
+  for (OpId node : order_)
+    if (find(node) == node) loop_candidate_[node] = loop_candidate(node);
   std::vector<OpId> outputs;
   for (OpId node : order_)
     if (info_[node].output) outputs.push_back(node);
@@ -389,16 +397,16 @@ detail::Grouping XlaFusionGraph::grouping() const {
   holders.ends.assign(holders.offsets.begin(), holders.offsets.end() - 1);
   // The fusion nodes by their group's representative op, ascending (a counting sort), so that each op's row fills
   // in ascending order and needs no sort; the first fusion computing an op is the one of the smallest node.
-  std::vector<OpId> rep_of(graph_.size());
+  std::vector<OpId> rep_of(node_count());
   std::vector<std::int64_t> at(n + 1, 0);
-  for (std::size_t node = 0; node < graph_.size(); ++node) {
+  for (std::size_t node = 0; node < node_count(); ++node) {
     rep_of[node] = root_[groups.find(static_cast<OpId>(node))];
     if (fusion_of_[node] == kNone) out.representative[root_[node]] = root_[node];
     else ++at[static_cast<std::size_t>(rep_of[node]) + 1];
   }
   for (std::size_t x = 0; x < n; ++x) at[x + 1] += at[x];
   std::vector<OpId> by_rep(static_cast<std::size_t>(at[n]));
-  for (std::size_t node = 0; node < graph_.size(); ++node)
+  for (std::size_t node = 0; node < node_count(); ++node)
     if (fusion_of_[node] != kNone) by_rep[static_cast<std::size_t>(at[rep_of[node]]++)] = static_cast<OpId>(node);
   std::vector<OpId> first_node(n, std::numeric_limits<OpId>::max());
   for (OpId node : by_rep) {
@@ -412,7 +420,7 @@ detail::Grouping XlaFusionGraph::grouping() const {
   for (std::size_t x = 0; x < n; ++x)
     if (first_node[x] != std::numeric_limits<OpId>::max()) first_fusion[x] = root_[first_node[x]];
   std::vector<OpId> own(n, -1);  // a live fusion's root belongs to its own group, copies elsewhere
-  for (std::size_t node = 0; node < graph_.size(); ++node)
+  for (std::size_t node = 0; node < node_count(); ++node)
     if (fusion_of_[node] != kNone) own[root_[node]] = rep_of[node];
   out.copies.reserve(priority_.members.size() - priority_.size());  // at most every member slot but the roots
   for (std::size_t x = 0; x < n; ++x) {
@@ -425,7 +433,7 @@ detail::Grouping XlaFusionGraph::grouping() const {
         ++copies[rep];
       }
   }
-  for (std::size_t node = 0; node < graph_.size(); ++node) {
+  for (std::size_t node = 0; node < node_count(); ++node) {
     if (groups.find(static_cast<OpId>(node)) != static_cast<OpId>(node) || fusion_of_[node] == kNone) continue;
     const Group& g = info_[node];
     if (g.members < 2) continue;
@@ -450,6 +458,7 @@ detail::Grouping XlaFusionGraph::grouping() const {
 void XlaFusionGraph::edge_reasons(const Holders& holders, const std::vector<OpId>& first_fusion,
                                   detail::Grouping& out) const {
   const FusionGraph& g = in_.graph;
+  const std::vector<XlaOpFacts>& facts = priority_.facts;
   out.reasons.assign(in_.producers.ids.size(), EdgeReason::none);
   for (std::size_t v = 0; v < g.size(); ++v) {
     const auto consumer = static_cast<OpId>(v);
@@ -460,8 +469,9 @@ void XlaFusionGraph::edge_reasons(const Holders& holders, const std::vector<OpId
       if (out.representative[u] == group || std::binary_search(holders.begin(u), holders.end(u), group)) continue;
       EdgeReason& reason = out.reasons[static_cast<std::size_t>(k)];
       const EdgeReason refused = priority_.refusal[u];
-      if (g.op(u).is_source()) reason = EdgeReason::source;
-      else if (g.op(u).region != g.op(static_cast<OpId>(v)).region) reason = EdgeReason::region;
+      // (The op facts say what the ops do, in a smaller record: regions numbered, equal for one region.)
+      if (facts[u].source) reason = EdgeReason::source;
+      else if (facts[u].region != facts[v].region) reason = EdgeReason::region;
       else if (refused == EdgeReason::none) reason = EdgeReason::cycle;
       else if (priority_.consumer[u] < 0 || priority_.consumer[u] == first_fusion[v]) reason = refused;
       else reason = EdgeReason::consumers;

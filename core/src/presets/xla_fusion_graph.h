@@ -2,7 +2,8 @@
 // later passes of the `xla` strategy that merge them into multi-output kernels.
 //
 // One node per source and per fusion (xla_priority_fusion.h), in topological order; a node reads the
-// nodes its fusion reads. Merges go through detail::GroupGraph (exact cycle check) and detail::GroupStats
+// nodes its fusion reads (kept as one table of rows and output marks, detail/node_view.h: no FusionOp per node,
+// which is most of what building the graph cost). Merges go through detail::GroupGraph (exact cycle check) and detail::GroupStats
 // (operands + outputs, for max_group_operands). A group's iteration space is its reduction's input
 // element count (its output's for a reduction that is not row/column-like, xla_kinds.h), or its root's
 // element count when it holds no reduction; a group holding a transpose is compatible only with groups of
@@ -34,6 +35,7 @@
 
 #include "detail/group_graph.h"
 #include "detail/group_stats.h"
+#include "detail/node_view.h"
 #include "presets/landmark_reach.h"
 #include "presets/xla_priority_fusion.h"
 
@@ -83,6 +85,8 @@ class XlaFusionGraph {
     bool reduction = false;
   };
 
+  std::size_t node_count() const { return root_.size(); }
+  detail::NodeView nodes() const { return {producers_, output_}; }
   OpId find(OpId node) { return groups_.find(node); }
   bool fusible(OpId group) const { return info_[group].role == Role::loop || info_[group].role == Role::reduction; }
   SpaceKey space_key(OpId group) const;
@@ -106,15 +110,15 @@ class XlaFusionGraph {
   void fuse_operands(std::span<const OpId> operands);
   template <typename Fits>
   void fuse_spans(std::vector<OpId>& candidates, std::int32_t most, Fits&& fits);  // sorts candidates
-  void loop_operands(std::span<const OpId> nodes, std::int64_t max_members, std::uint64_t max_elements,
-                     std::vector<OpId>& out);
+  bool loop_candidate(OpId group) const;  // a loop group within the same-shape batch limits
+  void loop_operands(std::span<const OpId> nodes, std::vector<OpId>& out);
 
   const PresetInput& in_;
   PriorityFusionResult priority_;
   std::vector<OpId> root_;                    // node -> op id of the source or fusion root
   std::vector<std::size_t> fusion_of_;        // node -> index of its fusion in priority_ (sources: npos)
-  FusionGraph graph_;                         // one op per node (built after the two lists above)
-  detail::Producers producers_;
+  std::vector<std::uint8_t> output_;          // node -> a graph output (a fusion whose root is one)
+  detail::Producers producers_;               // node -> the nodes it reads (built after the three lists above)
   detail::Consumers consumers_;
   std::vector<OpId> order_;
   detail::GroupGraph groups_;
@@ -123,6 +127,9 @@ class XlaFusionGraph {
   detail::GroupStats stats_;
   std::vector<Group> info_;                   // per representative
   std::vector<std::uint8_t> fusible_node_;    // per node: fusible() of its group (merges join fusible groups only)
+  // Per representative, during horizontal(): a loop group within the same-shape batch limits (a byte, so the scan
+  // of every node's operands reads no group record); set for all at its start, and for each merged group.
+  std::vector<std::uint8_t> loop_candidate_;
   // Cycles the walks found, by pair of groups (smaller representative first), with the two groups' epochs then.
   // A path through a third group stays one when groups with no path between them merge (a group on the path
   // and one off it, or two off it, or one of the pair and one off it); a merge across an edge (producer into

@@ -508,7 +508,6 @@ class PriorityFusion {
       out.roots.push_back(x);
       out.inputs.insert(out.inputs.end(), inputs(x).begin(), inputs(x).end());
       out.input_offsets.push_back(static_cast<std::int64_t>(out.inputs.size()));
-      const std::size_t first = out.members.size();
       ++mark;
       stack.assign(1, x);
       rows[x].seen = mark;
@@ -519,7 +518,6 @@ class PriorityFusion {
         for (auto k = rows[y].begin; k < rows[y + 1].begin; ++k)
           if (const OpId z = absorbed[static_cast<std::size_t>(k)]; rows[z].seen != mark) rows[z].seen = mark, stack.push_back(z);
       }
-      std::sort(out.members.begin() + static_cast<std::ptrdiff_t>(first), out.members.end());
       out.member_offsets.push_back(static_cast<std::int64_t>(out.members.size()));
     }
     out.facts = std::move(facts_);  // the last read of them here

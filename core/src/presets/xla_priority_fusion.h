@@ -50,7 +50,8 @@ struct XlaOpFacts {
 // One fusion, viewed in a PriorityFusionResult (valid while the result lives and is not changed).
 struct XlaFusion {
   OpId root = -1;                  // the op whose value the fusion computes (its id names the fusion)
-  std::span<const OpId> members;   // ascending, root included; duplicated producers sit in several fusions
+  std::span<const OpId> members;   // in no set order (not sorted: no reader needs it), root included; duplicated
+                                   // producers sit in several fusions
   std::span<const OpId> inputs;    // ascending: sources and roots of other fusions it reads
 };
 
