@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "detail/saturating.h"
@@ -14,6 +15,9 @@ namespace fusion::search {
 namespace {
 
 using detail::saturating_add;
+
+// Beyond this many regions holding packable components, each counts one kernel (the chains cost a pass each).
+constexpr std::size_t kMostChainRegions = 8;
 
 // Component representative per op (engine_bound.h: fusible edges and horizontal readers of one tensor).
 std::vector<OpId> coarse_components(const SearchSpace& space, const detail::Producers& producers) {
@@ -67,9 +71,44 @@ std::vector<std::uint64_t> component_bytes(const SearchSpace& space, const detai
   return total;
 }
 
+// The longest chain of ops in `packable` components of one region, each reaching the next through the graph and in a
+// different component from it (engine_bound.h: no two of them share a kernel). One pass in topological order
+// keeping, per op, the two longest chains ending at or before it whose last ops lie in different components.
+std::uint64_t longest_chain(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& order,
+                            const std::vector<OpId>& rep, const std::vector<char>& packable, const std::string& region) {
+  struct End { std::uint64_t length = 0; OpId component = -1; };
+  struct Best { End first, second; };  // first.length >= second.length, different components
+  const auto offer = [](Best& b, End e) {
+    if (e.length == 0) return;
+    if (e.component == b.first.component) { b.first.length = std::max(b.first.length, e.length); return; }
+    if (e.length > b.first.length) { b.second = b.first; b.first = e; return; }
+    if (e.component != b.second.component && e.length > b.second.length) b.second = e;
+    else if (e.component == b.second.component) b.second.length = std::max(b.second.length, e.length);
+  };
+  std::vector<Best> best(space.graph.size());
+  std::uint64_t longest = 0;
+  for (OpId x : order) {
+    Best& b = best[static_cast<std::size_t>(x)];
+    for (const OpId* p = producers.begin(x); p != producers.end(x); ++p) {
+      const Best from = best[static_cast<std::size_t>(*p)];
+      offer(b, from.first);
+      offer(b, from.second);
+    }
+    const OpId c = rep[static_cast<std::size_t>(x)];
+    if (!packable[static_cast<std::size_t>(c)] || space.graph.op(x).region != region || space.graph.op(x).is_source() ||
+        !space.fusible_node(x))
+      continue;
+    const std::uint64_t before = b.first.component != c ? b.first.length : b.second.length;
+    offer(b, End{before + 1, c});
+    longest = std::max(longest, before + 1);
+  }
+  return longest;
+}
+
 // The kernels no plan avoids (engine_bound.h) besides the ops that never share a group: one per heavy op that may
 // share one; one per component of loop ops only whose every part moves more than horizontal_small_bytes (it packs
-// with nothing); one per region holding another component of loop ops only (those may all pack into one kernel).
+// with nothing); per region, the longest chain of ops in the other components of loop ops only (they may pack, but
+// never two ops of a chain into one kernel).
 std::uint64_t fewest_shared_kernels(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& rep) {
   const FusionGraph& g = space.graph;
   struct Component { bool loop = false, host = false; std::uint64_t least_in = ~std::uint64_t{0}, least_out = ~std::uint64_t{0}; };
@@ -89,14 +128,24 @@ std::uint64_t fewest_shared_kernels(const SearchSpace& space, const detail::Prod
     c.least_out = std::min(c.least_out, written ? space.bytes_of(x) : 0);
   }
   std::map<std::string, bool> packable_regions;
+  std::vector<char> packable(g.size(), 0);
   const std::uint64_t small = static_cast<std::uint64_t>(std::max<std::int64_t>(0, space.rules->horizontal_small_bytes));
   for (std::size_t v = 0; v < g.size(); ++v) {
     const Component& c = components[v];
     if (!c.loop || c.host) continue;
-    if (small == 0 || saturating_add(c.least_in, c.least_out) > small) ++kernels;
-    else packable_regions[g.op(static_cast<OpId>(v)).region] = true;
+    if (small == 0 || saturating_add(c.least_in, c.least_out) > small) {
+      ++kernels;
+    } else {
+      packable[v] = 1;
+      packable_regions[g.op(static_cast<OpId>(v)).region] = true;
+    }
   }
-  return kernels + packable_regions.size();
+  if (packable_regions.empty()) return kernels;
+  const std::optional<std::vector<OpId>> order = detail::topological_order(g, space.consumers);
+  if (!order || packable_regions.size() > kMostChainRegions) return kernels + packable_regions.size();
+  for (const auto& [region, any] : packable_regions)
+    kernels += std::max<std::uint64_t>(1, longest_chain(space, producers, *order, rep, packable, region));
+  return kernels;
 }
 
 struct Work {
