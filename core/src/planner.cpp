@@ -15,6 +15,7 @@
 #include "search/component_totals.h"
 #include "search/engine_bound.h"
 #include "search/engine_copies.h"
+#include "search/engine_pack.h"
 #include "search/lowered_plan.h"
 #include "search/preset_differences.h"
 #include "search/search.h"
@@ -25,6 +26,7 @@
 #include "fusion/labels.h"
 #include "fusion/numerics.h"
 #include "fusion/strategy.h"
+#include "fusion/verify.h"
 
 namespace fusion {
 namespace {
@@ -194,6 +196,13 @@ SearchCertificate certificate_with_gap(SearchCertificate certificate, const Fusi
   return certificate;
 }
 
+// Does the verifier accept the plan's groups? Its dimension formulas are not judged: they are added to the plan
+// the search answers, after the search.
+bool groups_verify(const FusionGraph& g, const PlannerOptions& options, const FusionPlan& plan) {
+  const std::vector<Violation> violations = verify_plan(g, options, plan);
+  return std::all_of(violations.begin(), violations.end(), [](const Violation& v) { return v.code == "formulas"; });
+}
+
 // seed with recompute set, or xla-classic (docs/design.md §17 "Search under xla-classic and recompute"): the
 // engine search without copies (the strict seed search when no other rule is set) from greedy's plan without
 // copies, the rule engine's recompute pass over its plan (search/engine_copies.h), and the better of that and
@@ -212,9 +221,21 @@ search::SearchOutcome engine_with_copies(const presets::PresetInput& in, const d
   const detail::Grouping start = strict ? plain_greedy : search::data_connected(space, in.producers, plain_greedy);
   const search::SearchOutcome searched = search::search_plan(space, in.producers, in.order, plain, start,
                                                              finished_plan(in.graph, in.producers, start, plain));
-  const detail::Grouping candidate = search::with_copies(in, searched.grouping);
   const auto score = [&](const FusionPlan& p) { return timed ? search::total_time_ps(p) : p.bytes_fused; };
-  const std::uint64_t candidate_score = score(finished_plan(in.graph, in.producers, candidate, options));
+  detail::Grouping candidate = search::with_copies(in, searched.grouping);
+  std::uint64_t candidate_score = score(finished_plan(in.graph, in.producers, candidate, options));
+  const detail::Grouping unpacked = candidate;
+  if (timed)  // packs save launches: each of the two plans packed by levels (search/engine_pack.h) when it verifies
+    for (const detail::Grouping* base : {&greedy, &unpacked}) {
+      const std::optional<detail::Grouping> packed =
+          search::packed_by_levels(in.graph, options, *base, finished_plan(in.graph, in.producers, *base, options));
+      if (!packed) continue;
+      detail::Grouping labelled = search::with_search_rules(in, *packed);
+      const FusionPlan plan = finished_plan(in.graph, in.producers, labelled, options);
+      if (score(plan) >= candidate_score || !groups_verify(in.graph, options, plan)) continue;
+      candidate = std::move(labelled);
+      candidate_score = score(plan);
+    }
   const search::SearchSpace judged{in.graph, in.consumers, search::SpaceKind::engine, options.broadcast, 0, hardware,
                                    nullptr, nullptr, 0, &options.rules};
   const search::EngineBound bound = search::engine_lower_bound(judged, in.producers, greedy_plan);
