@@ -71,6 +71,86 @@ std::vector<std::uint64_t> component_bytes(const SearchSpace& space, const detai
   return total;
 }
 
+// Blocked edges (engine_bound.h): a fusible p -> c inside one component where another reader b of p never shares a
+// group and reaches c. Their extra bytes, a lower bound per component (the most over its blocked edges).
+class BlockedEdges {
+ public:
+  BlockedEdges(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& rep,
+               const std::vector<OpId>& order)
+      : space_(space), producers_(producers), rep_(rep), position_(space.graph.size()), seen_(space.graph.size(), 0) {
+    for (std::size_t k = 0; k < order.size(); ++k) position_[static_cast<std::size_t>(order[k])] = k;
+  }
+
+  // Adds each component's extra to bytes.
+  void add_extra(std::vector<std::uint64_t>& bytes) {
+    const FusionGraph& g = space_.graph;
+    std::vector<std::uint64_t> extra(g.size(), 0);
+    for (std::size_t v = 0; v < g.size(); ++v) {
+      const OpId p = static_cast<OpId>(v);
+      if (g.op(p).is_source() || !space_.fusible_node(p)) continue;
+      for (const OpId* b = space_.consumers.begin(p); b != space_.consumers.end(p); ++b) {
+        if (space_.fusible_node(*b)) continue;
+        for (const OpId* c = space_.consumers.begin(p); c != space_.consumers.end(p); ++c) {
+          if (rep_[static_cast<std::size_t>(*c)] != rep_[v] || !space_.fusible_node(*c) || !reaches(*b, *c)) continue;
+          calls_ = 0;
+          const std::uint64_t need = needed(p, rep_[v], kUncapped, 0, true);
+          extra[rep_[v]] = std::max(extra[rep_[v]], need);
+        }
+      }
+    }
+    for (std::size_t v = 0; v < g.size(); ++v) bytes[v] = saturating_add(bytes[v], extra[v]);
+  }
+
+ private:
+  static constexpr std::uint64_t kUncapped = ~std::uint64_t{0};
+  static constexpr int kDeepest = 6;             // recursion depth of needed; deeper counts 0
+  static constexpr std::size_t kCallsPerEdge = 256;
+  static constexpr std::size_t kVisitsPerSearch = 4096, kVisitsInAll = std::size_t{1} << 22;
+
+  // Does `from` reach `to` through the graph? false when the search runs out of its budget (no edge is then blocked).
+  bool reaches(OpId from, OpId to) {
+    if (position_[static_cast<std::size_t>(from)] >= position_[static_cast<std::size_t>(to)]) return false;
+    ++mark_;
+    std::vector<OpId> stack{from};
+    std::size_t visits = 0;
+    while (!stack.empty()) {
+      const OpId x = stack.back();
+      stack.pop_back();
+      if (x == to) return true;
+      if (++visits > kVisitsPerSearch || ++visits_in_all_ > kVisitsInAll) return false;
+      for (const OpId* c = space_.consumers.begin(x); c != space_.consumers.end(x); ++c)
+        if (seen_[static_cast<std::size_t>(*c)] != mark_ && position_[static_cast<std::size_t>(*c)] <= position_[static_cast<std::size_t>(to)]) {
+          seen_[static_cast<std::size_t>(*c)] = mark_;
+          stack.push_back(*c);
+        }
+    }
+    return false;
+  }
+
+  // What c's kernel must read beyond the component's count to have x's value (engine_bound.h); cap: the least
+  // bytes of the component's ops between x and p, which p's owner reads otherwise. Top: x is p itself.
+  std::uint64_t needed(OpId x, OpId component, std::uint64_t cap, int depth, bool top) {
+    const std::uint64_t own = space_.bytes_of(x);
+    if (rep_[static_cast<std::size_t>(x)] != component || space_.graph.op(x).is_source() || !space_.fusible_node(x))
+      return std::min(own, cap);
+    if (!copyable(space_, x)) return own;
+    if (depth >= kDeepest || ++calls_ > kCallsPerEdge) return 0;
+    const std::uint64_t below = top ? kUncapped : std::min(cap, own);
+    std::uint64_t most = 0;
+    for (const OpId* q = producers_.begin(x); q != producers_.end(x); ++q)
+      most = std::max(most, needed(*q, component, below, depth + 1, false));
+    return std::min(own, most);
+  }
+
+  const SearchSpace& space_;
+  const detail::Producers& producers_;
+  const std::vector<OpId>& rep_;
+  std::vector<std::size_t> position_;
+  std::vector<std::uint32_t> seen_;
+  std::uint32_t mark_ = 0;
+  std::size_t visits_in_all_ = 0, calls_ = 0;
+};
+
 // The longest chain of ops in `packable` components of one region, each reaching the next through the graph and in a
 // different component from it (engine_bound.h: no two of them share a kernel). One pass in topological order
 // keeping, per op, the two longest chains ending at or before it whose last ops lie in different components.
@@ -161,7 +241,9 @@ struct Work {
 EngineBound engine_lower_bound(const SearchSpace& space, const detail::Producers& producers, const FusionPlan& greedy_plan) {
   const FusionGraph& g = space.graph;
   const std::vector<OpId> rep = coarse_components(space, producers);
-  const std::vector<std::uint64_t> bytes = component_bytes(space, producers, rep);
+  std::vector<std::uint64_t> bytes = component_bytes(space, producers, rep);
+  const std::optional<std::vector<OpId>> order = detail::topological_order(g, space.consumers);
+  if (order) BlockedEdges(space, producers, rep, *order).add_extra(bytes);
   EngineBound out;
   for (std::uint64_t b : bytes) out.bytes_lower = saturating_add(out.bytes_lower, b);
   for (const FusionGroup& group : greedy_plan.groups)
