@@ -309,6 +309,7 @@ TEST_CASE("recompute and xla-classic: blocked edges and chains: the bound is bel
     const bool classic = i % 2 == 1;
     PlannerOptions options = classic ? classic_rules(rng) : random_rules(rng);
     if (!classic) options.rules.recompute = rng() % 2 ? Recompute::cheap : Recompute::all;
+    if (classic && rng() % 2) options.rules.horizontal_small_bytes = rng() % 2 ? 0 : 100;  // parts that never pack
     const std::optional<BruteBest> best = brute_force_with_copies(g, options, 5, 8);
     if (!best) continue;
     CAPTURE(i);

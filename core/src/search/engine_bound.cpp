@@ -81,8 +81,8 @@ class BlockedEdges {
     for (std::size_t k = 0; k < order.size(); ++k) position_[static_cast<std::size_t>(order[k])] = k;
   }
 
-  // Adds each component's extra to bytes.
-  void add_extra(std::vector<std::uint64_t>& bytes) {
+  // Adds each component's extra to bytes; marks in `blocked` the components holding a blocked edge.
+  void add_extra(std::vector<std::uint64_t>& bytes, std::vector<char>& blocked) {
     const FusionGraph& g = space_.graph;
     std::vector<std::uint64_t> extra(g.size(), 0);
     for (std::size_t v = 0; v < g.size(); ++v) {
@@ -95,6 +95,7 @@ class BlockedEdges {
           calls_ = 0;
           const std::uint64_t need = needed(p, rep_[v], kUncapped, 0, true);
           extra[rep_[v]] = std::max(extra[rep_[v]], need);
+          blocked[rep_[v]] = 1;
         }
       }
     }
@@ -187,9 +188,11 @@ std::uint64_t longest_chain(const SearchSpace& space, const detail::Producers& p
 
 // The kernels no plan avoids (engine_bound.h) besides the ops that never share a group: one per heavy op that may
 // share one; one per component of loop ops only whose every part moves more than horizontal_small_bytes (it packs
-// with nothing); per region, the longest chain of ops in the other components of loop ops only (they may pack, but
+// with nothing), two when it holds a blocked edge; per region, the longest chain of ops in the other components of
+// loop ops only (they may pack, but
 // never two ops of a chain into one kernel).
-std::uint64_t fewest_shared_kernels(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& rep) {
+std::uint64_t fewest_shared_kernels(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& rep,
+                                    const std::vector<char>& blocked) {
   const FusionGraph& g = space.graph;
   struct Component { bool loop = false, host = false; std::uint64_t least_in = ~std::uint64_t{0}, least_out = ~std::uint64_t{0}; };
   std::vector<Component> components(g.size());
@@ -214,7 +217,7 @@ std::uint64_t fewest_shared_kernels(const SearchSpace& space, const detail::Prod
     const Component& c = components[v];
     if (!c.loop || c.host) continue;
     if (small == 0 || saturating_add(c.least_in, c.least_out) > small) {
-      ++kernels;
+      kernels += blocked[v] ? 2 : 1;  // a blocked edge's two ends are in two kernels
     } else {
       packable[v] = 1;
       packable_regions[g.op(static_cast<OpId>(v)).region] = true;
@@ -243,7 +246,8 @@ EngineBound engine_lower_bound(const SearchSpace& space, const detail::Producers
   const std::vector<OpId> rep = coarse_components(space, producers);
   std::vector<std::uint64_t> bytes = component_bytes(space, producers, rep);
   const std::optional<std::vector<OpId>> order = detail::topological_order(g, space.consumers);
-  if (order) BlockedEdges(space, producers, rep, *order).add_extra(bytes);
+  std::vector<char> blocked(g.size(), 0);
+  if (order) BlockedEdges(space, producers, rep, *order).add_extra(bytes, blocked);
   EngineBound out;
   for (std::uint64_t b : bytes) out.bytes_lower = saturating_add(out.bytes_lower, b);
   for (const FusionGroup& group : greedy_plan.groups)
@@ -265,7 +269,7 @@ EngineBound engine_lower_bound(const SearchSpace& space, const detail::Producers
     own.add_flops(g, x);
     alone_ps = saturating_add(alone_ps, kernel_ps(kernel_time_us(own.bytes, own.vector_flops, own.matrix_flops, space.hardware)));
   }
-  const std::uint64_t kernels = fewest_shared_kernels(space, producers, rep);
+  const std::uint64_t kernels = fewest_shared_kernels(space, producers, rep, blocked);
   out.time_slack_ps = computing + 2;
   double shared_ps = 0.0;
   if (kernels > 0) {
