@@ -152,9 +152,10 @@ class BlockedEdges {
   std::size_t visits_in_all_ = 0, calls_ = 0;
 };
 
-// The longest chain of ops in `packable` components of one region, each reaching the next through the graph and in a
-// different component from it (engine_bound.h: no two of them share a kernel). One pass in topological order
-// keeping, per op, the two longest chains ending at or before it whose last ops lie in different components.
+// The longest chain of ops in `packable` components of one region, each in another component than the next and
+// reaching it by a path whose first edge the rule table never fuses, or that it may not be recomputed
+// (engine_bound.h: no two of them share a kernel). One pass in topological order keeping, per op, the two longest
+// chains whose last ops so reach it and lie in different components.
 std::uint64_t longest_chain(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& order,
                             const std::vector<OpId>& rep, const std::vector<char>& packable, const std::string& region) {
   struct End { std::uint64_t length = 0; OpId component = -1; };
@@ -166,22 +167,25 @@ std::uint64_t longest_chain(const SearchSpace& space, const detail::Producers& p
     if (e.component != b.second.component && e.length > b.second.length) b.second = e;
     else if (e.component == b.second.component) b.second.length = std::max(b.second.length, e.length);
   };
-  std::vector<Best> best(space.graph.size());
+  const auto fused_ever = [&](OpId p, OpId c) { return space.fusible_node(p) && space.fusible_node(c) && space.fusible(p, c); };
+  std::vector<Best> reach(space.graph.size());
+  std::vector<std::uint64_t> ends(space.graph.size(), 0);  // the longest chain ending at the op (0: not in one)
   std::uint64_t longest = 0;
   for (OpId x : order) {
-    Best& b = best[static_cast<std::size_t>(x)];
+    Best& b = reach[static_cast<std::size_t>(x)];
     for (const OpId* p = producers.begin(x); p != producers.end(x); ++p) {
-      const Best from = best[static_cast<std::size_t>(*p)];
+      const Best from = reach[static_cast<std::size_t>(*p)];
       offer(b, from.first);
       offer(b, from.second);
+      if (ends[static_cast<std::size_t>(*p)] > 0 && (!copyable(space, *p) || !fused_ever(*p, x)))
+        offer(b, End{ends[static_cast<std::size_t>(*p)], rep[static_cast<std::size_t>(*p)]});
     }
     const OpId c = rep[static_cast<std::size_t>(x)];
     if (!packable[static_cast<std::size_t>(c)] || space.graph.op(x).region != region || space.graph.op(x).is_source() ||
         !space.fusible_node(x))
       continue;
-    const std::uint64_t before = b.first.component != c ? b.first.length : b.second.length;
-    offer(b, End{before + 1, c});
-    longest = std::max(longest, before + 1);
+    ends[static_cast<std::size_t>(x)] = 1 + (b.first.component != c ? b.first.length : b.second.length);
+    longest = std::max(longest, ends[static_cast<std::size_t>(x)]);
   }
   return longest;
 }

@@ -29,10 +29,13 @@
 //     k have Σ_k max(b_k/bw, f_k) + K·launch ≥ max(Σb/bw, Σf) + K·launch, with Σb ≥ the bytes above of the
 //     components of fusible ops, Σf ≥ every fusible op's flops once (copies only add), and K at least one per heavy
 //     op that may share a group (one per group; heavy kernels never pack), plus, over the components of loop ops
-//     only: one per component that packs with nothing, plus per region the longest chain of ops of the others,
-//     each reaching the next through the graph and in another component than it: two of them in one kernel would
-//     be in different parts (parts lie in one component), and the path between them leaves the kernel (an edge
-//     inside it would join the parts), a cycle of the group graph. A part of a group
+//     only: one per component that packs with nothing (two when it holds a blocked edge, see bytes), plus per region
+//     the longest chain of ops of the others, each in another component than the next and reaching it by a path
+//     whose first edge the rule table never fuses or that may not be recomputed. Their owners (each but the last
+//     has one: its reader across that edge reads its output) are distinct kernels: with o_i and o_j in one kernel
+//     G, walk the path back from o_j: inside G all the way, it would make the first edge a fused one, or o_i and
+//     o_{i+1} one part (parts lie in one component); else G reads a path op from another kernel, which (walking
+//     on) gets o_i's value read from G (no copy of o_i sits across the first edge), a cycle of the group graph. A part of a group
 //     (members joined by inside edges, copies included, all of one component) moves at least the inputs of its
 //     first op and the output of its last (a copy is never last; the last op's readers are outside the group, and
 //     it is written unless it may be recomputed in each of them: counted 0 for a copyable op that is no graph
