@@ -196,11 +196,9 @@ SearchCertificate certificate_with_gap(SearchCertificate certificate, const Fusi
   return certificate;
 }
 
-// Does the verifier accept the plan's groups? Its dimension formulas are not judged: they are added to the plan
-// the search answers, after the search.
+// Does the verifier accept the plan's groups (verify_groups: the rest is priced and recorded as for every plan)?
 bool groups_verify(const FusionGraph& g, const PlannerOptions& options, const FusionPlan& plan) {
-  const std::vector<Violation> violations = verify_plan(g, options, plan);
-  return std::all_of(violations.begin(), violations.end(), [](const Violation& v) { return v.code == "formulas"; });
+  return verify_groups(g, options, plan).empty();
 }
 
 // seed with recompute set, or xla-classic (docs/design.md §17 "Search under xla-classic and recompute"): the
@@ -223,19 +221,28 @@ search::SearchOutcome engine_with_copies(const presets::PresetInput& in, const d
                                                              finished_plan(in.graph, in.producers, start, plain));
   const auto score = [&](const FusionPlan& p) { return timed ? search::total_time_ps(p) : p.bytes_fused; };
   detail::Grouping candidate = search::with_copies(in, searched.grouping);
-  std::uint64_t candidate_score = score(finished_plan(in.graph, in.producers, candidate, options));
+  const FusionPlan unpacked_plan = finished_plan(in.graph, in.producers, candidate, options);
+  std::uint64_t candidate_score = score(unpacked_plan);
   const detail::Grouping unpacked = candidate;
-  if (timed)  // packs save launches: each of the two plans packed by levels (search/engine_pack.h) when it verifies
-    for (const detail::Grouping* base : {&greedy, &unpacked}) {
-      const std::optional<detail::Grouping> packed =
-          search::packed_by_levels(in.graph, options, *base, finished_plan(in.graph, in.producers, *base, options));
-      if (!packed) continue;
-      detail::Grouping labelled = search::with_search_rules(in, *packed);
-      const FusionPlan plan = finished_plan(in.graph, in.producers, labelled, options);
-      if (score(plan) >= candidate_score || !groups_verify(in.graph, options, plan)) continue;
-      candidate = std::move(labelled);
-      candidate_score = score(plan);
-    }
+  // Packs save launches: each of the two plans packed by levels (search/engine_pack.h); the faster, when it beats
+  // the candidate, is verified (once: the verifier is the costly step on large graphs) and kept if it passes. The
+  // rule texts do not change the price or the verdict.
+  std::optional<std::pair<detail::Grouping, FusionPlan>> best_packed;
+  const auto try_packed = [&](const detail::Grouping& base, const FusionPlan& base_plan) {
+    std::optional<detail::Grouping> packed = search::packed_by_levels(in.graph, options, base, base_plan);
+    if (!packed) return;
+    FusionPlan plan = finished_plan(in.graph, in.producers, *packed, options);
+    if (score(plan) < candidate_score && (!best_packed || score(plan) < score(best_packed->second)))
+      best_packed.emplace(std::move(*packed), std::move(plan));
+  };
+  if (timed) {
+    try_packed(greedy, greedy_plan);
+    try_packed(unpacked, unpacked_plan);
+  }
+  if (best_packed && groups_verify(in.graph, options, best_packed->second)) {
+    candidate = search::with_search_rules(in, std::move(best_packed->first));
+    candidate_score = score(best_packed->second);
+  }
   const search::SearchSpace judged{in.graph, in.consumers, search::SpaceKind::engine, options.broadcast, 0, hardware,
                                    nullptr, nullptr, 0, &options.rules};
   const search::EngineBound bound = search::engine_lower_bound(judged, in.producers, greedy_plan);

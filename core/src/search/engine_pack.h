@@ -9,8 +9,8 @@
 // the longest such chain (engine_bound.h counts it). A class is split first-fit where max_group_ops or
 // max_group_operands (inputs plus outputs summed, never below the pack's) would be passed. No edge is fused: a
 // pack joins parts that read no tensor of each other. Packing never moves more bytes and saves a launch per
-// group joined. nullopt when nothing packs. The caller verifies the result (max_live_values and the rest) and
-// keeps the unpacked grouping when it fails. Work O(n + m + G log G) over G groups.
+// group joined. nullopt when nothing packs. The caller checks the result (verify_groups: max_live_values and the
+// rest) and keeps the unpacked grouping when it fails. Work O(n + m + G log G) over G groups.
 #pragma once
 
 #include <optional>
