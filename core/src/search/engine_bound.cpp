@@ -152,10 +152,11 @@ class BlockedEdges {
   std::size_t visits_in_all_ = 0, calls_ = 0;
 };
 
-// The longest chain of ops in `packable` components of one region, each in another component than the next and
-// reaching it by a path whose first edge the rule table never fuses, or that it may not be recomputed
-// (engine_bound.h: no two of them share a kernel). One pass in topological order keeping, per op, the two longest
-// chains whose last ops so reach it and lie in different components.
+// The longest chain of ops in `packable` components of one region, each reaching the next by a path whose first
+// edge the rule table never fuses, or in another component than the next and not recomputable (engine_bound.h: no
+// two of them share a kernel). One pass in topological order keeping, per op, the two longest chains whose last ops
+// so reach it, under different component ids (a chain whose last step starts with a never-fused edge gets an id of
+// its own: any op may follow it).
 std::uint64_t longest_chain(const SearchSpace& space, const detail::Producers& producers, const std::vector<OpId>& order,
                             const std::vector<OpId>& rep, const std::vector<char>& packable, const std::string& region) {
   struct End { std::uint64_t length = 0; OpId component = -1; };
@@ -177,8 +178,11 @@ std::uint64_t longest_chain(const SearchSpace& space, const detail::Producers& p
       const Best from = reach[static_cast<std::size_t>(*p)];
       offer(b, from.first);
       offer(b, from.second);
-      if (ends[static_cast<std::size_t>(*p)] > 0 && (!copyable(space, *p) || !fused_ever(*p, x)))
-        offer(b, End{ends[static_cast<std::size_t>(*p)], rep[static_cast<std::size_t>(*p)]});
+      const std::uint64_t end = ends[static_cast<std::size_t>(*p)];
+      if (end > 0 && !fused_ever(*p, x))  // the next op may lie in p's own component: an id no component has
+        offer(b, End{end, static_cast<OpId>(space.graph.size()) + *p});
+      else if (end > 0 && !copyable(space, *p))
+        offer(b, End{end, rep[static_cast<std::size_t>(*p)]});
     }
     const OpId c = rep[static_cast<std::size_t>(x)];
     if (!packable[static_cast<std::size_t>(c)] || space.graph.op(x).region != region || space.graph.op(x).is_source() ||
