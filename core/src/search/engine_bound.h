@@ -30,17 +30,19 @@
 //     components of fusible ops, Σf ≥ every fusible op's flops once (copies only add), and K at least one per heavy
 //     op that may share a group (one per group; heavy kernels never pack), plus, over the components of loop ops
 //     only: one per component that packs with nothing (two when it holds a blocked edge, see bytes), plus per region
-//     the longest chain of ops of the others, each in another component than the next and reaching it by a path
-//     whose first edge the rule table never fuses or that may not be recomputed. Their owners (each but the last
-//     has one: its reader across that edge reads its output) are distinct kernels: with o_i and o_j in one kernel
-//     G, walk the path back from o_j: inside G all the way, it would make the first edge a fused one, or o_i and
-//     o_{i+1} one part (parts lie in one component); else G reads a path op from another kernel, which (walking
-//     on) gets o_i's value read from G (no copy of o_i sits across the first edge), a cycle of the group graph. A part of a group
-//     (members joined by inside edges, copies included, all of one component) moves at least the inputs of its
-//     first op and the output of its last (a copy is never last; the last op's readers are outside the group, and
-//     it is written unless it may be recomputed in each of them: counted 0 for a copyable op that is no graph
-//     output), so at least the component's least input bytes of an op plus its least such output bytes; parts of
-//     different components share no read, so they share a group only by each moving at most horizontal_small_bytes (the verifier's parts rule).
+//     the longest chain of ops of the others, each reaching the next by a path whose first edge the rule table
+//     never fuses, or by any path when it may not be recomputed and the next lies in another component. Their
+//     owners (each but the last has one: across a never-fused edge its reader reads its output) and any instance
+//     of the last are distinct kernels: with o_i's owner G holding o_j, walk the path back from o_j. Inside G all
+//     the way, it would make the first edge a fused one, or o_i and o_{i+1} one part (parts lie in one
+//     component); else G reads a path op from another kernel, which (walking on) gets o_i's value read from G (no
+//     copy of o_i sits across a never-fused edge, and the other kind has none), a cycle of the group graph.
+//     A part of a group (members joined by inside edges, copies included, all of one component) moves at least
+//     the inputs of its first op and the output of its last (a copy is never last; the last op's readers are
+//     outside the group, and it is written unless it may be recomputed in each of them: counted 0 for a copyable
+//     op that is no graph output), so at least the component's least input bytes of an op plus its least such
+//     output bytes; parts of different components share no read, so they share a group only by each moving at
+//     most horizontal_small_bytes (the verifier's parts rule).
 //     A component whose least part is larger therefore has kernels of its own.
 //     Kernel times are rounded down to whole picoseconds per kernel, so one picosecond per possible kernel
 //     (non-source op) is taken off, and two more for the double sums (time_slack_ps, within the verifier's
