@@ -15,6 +15,7 @@
 #include "search/component_totals.h"
 #include "search/engine_bound.h"
 #include "search/engine_copies.h"
+#include "search/engine_pack.h"
 #include "search/lowered_plan.h"
 #include "search/preset_differences.h"
 #include "search/search.h"
@@ -25,6 +26,7 @@
 #include "fusion/labels.h"
 #include "fusion/numerics.h"
 #include "fusion/strategy.h"
+#include "fusion/verify.h"
 
 namespace fusion {
 namespace {
@@ -194,6 +196,11 @@ SearchCertificate certificate_with_gap(SearchCertificate certificate, const Fusi
   return certificate;
 }
 
+// Does the verifier accept the plan's groups (verify_groups: the rest is priced and recorded as for every plan)?
+bool groups_verify(const FusionGraph& g, const PlannerOptions& options, const FusionPlan& plan) {
+  return verify_groups(g, options, plan).empty();
+}
+
 // seed with recompute set, or xla-classic (docs/design.md §17 "Search under xla-classic and recompute"): the
 // engine search without copies (the strict seed search when no other rule is set) from greedy's plan without
 // copies, the rule engine's recompute pass over its plan (search/engine_copies.h), and the better of that and
@@ -212,9 +219,30 @@ search::SearchOutcome engine_with_copies(const presets::PresetInput& in, const d
   const detail::Grouping start = strict ? plain_greedy : search::data_connected(space, in.producers, plain_greedy);
   const search::SearchOutcome searched = search::search_plan(space, in.producers, in.order, plain, start,
                                                              finished_plan(in.graph, in.producers, start, plain));
-  const detail::Grouping candidate = search::with_copies(in, searched.grouping);
   const auto score = [&](const FusionPlan& p) { return timed ? search::total_time_ps(p) : p.bytes_fused; };
-  const std::uint64_t candidate_score = score(finished_plan(in.graph, in.producers, candidate, options));
+  detail::Grouping candidate = search::with_copies(in, searched.grouping);
+  const FusionPlan unpacked_plan = finished_plan(in.graph, in.producers, candidate, options);
+  std::uint64_t candidate_score = score(unpacked_plan);
+  const detail::Grouping unpacked = candidate;
+  // Packs save launches: each of the two plans packed by levels (search/engine_pack.h); the faster, when it beats
+  // the candidate, is verified (once: the verifier is the costly step on large graphs) and kept if it passes. The
+  // rule texts do not change the price or the verdict.
+  std::optional<std::pair<detail::Grouping, FusionPlan>> best_packed;
+  const auto try_packed = [&](const detail::Grouping& base, const FusionPlan& base_plan) {
+    std::optional<detail::Grouping> packed = search::packed_by_levels(in.graph, options, base, base_plan);
+    if (!packed) return;
+    FusionPlan plan = finished_plan(in.graph, in.producers, *packed, options);
+    if (score(plan) < candidate_score && (!best_packed || score(plan) < score(best_packed->second)))
+      best_packed.emplace(std::move(*packed), std::move(plan));
+  };
+  if (timed) {
+    try_packed(greedy, greedy_plan);
+    try_packed(unpacked, unpacked_plan);
+  }
+  if (best_packed && groups_verify(in.graph, options, best_packed->second)) {
+    candidate = search::with_search_rules(in, std::move(best_packed->first));
+    candidate_score = score(best_packed->second);
+  }
   const search::SearchSpace judged{in.graph, in.consumers, search::SpaceKind::engine, options.broadcast, 0, hardware,
                                    nullptr, nullptr, 0, &options.rules};
   const search::EngineBound bound = search::engine_lower_bound(judged, in.producers, greedy_plan);

@@ -29,7 +29,26 @@ std::vector<Violation> verify_bound(const FusionGraph& graph, const PlannerOptio
   return std::move(c.out);
 }
 
+std::vector<Violation> verify_groups_bound(const FusionGraph& graph, const PlannerOptions& options, const FusionPlan& plan) {
+  verifier::Context c(graph, options, plan);
+  verifier::collect_edges(c);
+  if (!verifier::check_membership(c)) return std::move(c.out);
+  verifier::derive_group_io(c);
+  verifier::check_recompute(c);
+  verifier::check_group_kinds(c);
+  verifier::check_group_parts(c);
+  verifier::check_acyclic(c);
+  return std::move(c.out);
+}
+
 }  // namespace
+
+std::vector<Violation> verify_groups(const FusionGraph& graph, const PlannerOptions& options, const FusionPlan& plan) {
+  if (!graph.has_dim_names()) return verify_groups_bound(graph, options, plan);
+  const Expected<FusionGraph> bound = bind_dims(graph, options.dims);
+  if (!bound) return {{"formulas", "the graph's dimensions cannot be bound: " + bound.errors().front().message, {}, {}}};
+  return verify_groups_bound(*bound, options, plan);
+}
 
 std::vector<Violation> verify_plan(const FusionGraph& graph, const PlannerOptions& options, const FusionPlan& plan) {
   if (!graph.has_dim_names()) return verify_bound(graph, options, plan);

@@ -96,6 +96,18 @@ TEST_SUITE("verifier") {
     CHECK_FALSE(has_violation(g, plan, "disconnected"));
   }
 
+  TEST_CASE("verify_groups: the group checks alone (a cycle), not the prices or edges") {
+    const FusionGraph g = graph_from(kSandwich);
+    const FusionPlan cyclic = plan_from_partition(g, {0, 1, 2, 3, 2, 2});
+    const std::vector<Violation> found = verify_groups(g, {}, cyclic);
+    CHECK(std::any_of(found.begin(), found.end(), [](const Violation& v) { return v.code == "cycle"; }));
+    FusionPlan mispriced = *FusionPlanner().plan(g);
+    mispriced.groups[2].bytes_read += 1;
+    mispriced.edges.front().reason = EdgeReason::shape;
+    CHECK(has_violation(g, mispriced, "bytes"));
+    CHECK(verify_groups(g, {}, mispriced).empty());
+  }
+
   TEST_CASE("inputs and outputs must be exactly the external producers and the escaping members") {
     const FusionGraph g = graph_from(kSandwich);
     FusionPlan plan = *FusionPlanner().plan(g);

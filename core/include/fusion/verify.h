@@ -47,4 +47,9 @@ struct Violation {
 std::vector<Violation> verify_plan(const FusionGraph& graph, const PlannerOptions& options,
                                    const FusionPlan& plan);
 
+// Only the checks of the groups themselves (membership, copies, kinds, parts and limits, acyclic), none of the
+// bytes, times, edges, formulas, certificate, numerics or code: what plan search asks of a candidate grouping
+// before it prices it as the planner does (docs/design.md §17). Precondition: as verify_plan.
+std::vector<Violation> verify_groups(const FusionGraph& graph, const PlannerOptions& options, const FusionPlan& plan);
+
 }  // namespace fusion

@@ -2,6 +2,7 @@
 #include "search/engine_copies.h"
 
 #include <string>
+#include <utility>
 
 #include "detail/recompute.h"
 #include "fusion/strategy.h"
@@ -15,6 +16,11 @@ detail::Grouping with_copies(const presets::PresetInput& in, detail::Grouping gr
     if (is_heavy_kind(g.op(static_cast<OpId>(x)).kind)) heavy[grouping.representative[x]] = static_cast<OpId>(x);
   grouping.copies.clear();
   detail::recompute(detail::RecomputeInput{g, in.producers, in.consumers, in.order, in.options, heavy}, grouping);
+  return with_search_rules(in, std::move(grouping));
+}
+
+detail::Grouping with_search_rules(const presets::PresetInput& in, detail::Grouping grouping) {
+  const FusionGraph& g = in.graph;
   grouping.rules.clear();
   if (in.options.strategy != "xla-classic") return grouping;
   std::vector<std::int64_t> size(g.size(), 0);

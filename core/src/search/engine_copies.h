@@ -16,4 +16,7 @@ namespace fusion::search {
 
 detail::Grouping with_copies(const presets::PresetInput& in, detail::Grouping grouping);
 
+// The grouping with its rule texts replaced as with_copies replaces them (after packing, search/engine_pack.h).
+detail::Grouping with_search_rules(const presets::PresetInput& in, detail::Grouping grouping);
+
 }  // namespace fusion::search
